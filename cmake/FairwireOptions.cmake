@@ -1,0 +1,42 @@
+# fairwire_options: the warning, sanitizer, coverage and fuzzing-instrumentation
+# flags every fairwire target is built with. Targets link it as
+# $<BUILD_INTERFACE:fairwire_options>, so none of it leaks into the installed
+# package.
+
+add_library(fairwire_options INTERFACE)
+
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(fairwire_options INTERFACE
+    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+    -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wimplicit-fallthrough
+    -Wnull-dereference -Wdouble-promotion)
+  if(FAIRWIRE_WERROR)
+    target_compile_options(fairwire_options INTERFACE -Werror)
+  endif()
+endif()
+
+if(FAIRWIRE_SANITIZERS)
+  list(JOIN FAIRWIRE_SANITIZERS "," _fairwire_san)
+  target_compile_options(fairwire_options INTERFACE
+    -fsanitize=${_fairwire_san} -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  target_link_options(fairwire_options INTERFACE -fsanitize=${_fairwire_san})
+endif()
+
+if(FAIRWIRE_COVERAGE)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "FAIRWIRE_COVERAGE needs clang (source-based coverage)")
+  endif()
+  target_compile_options(fairwire_options INTERFACE
+    -fprofile-instr-generate -fcoverage-mapping)
+  target_link_options(fairwire_options INTERFACE -fprofile-instr-generate)
+endif()
+
+# Coverage instrumentation for the fuzzing engine goes on every fairwire
+# object, not only on the target's entry point, so the engine sees the core.
+if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "The libfuzzer engine needs clang (use the libfuzzer preset)")
+  endif()
+  target_compile_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
+  target_link_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
+endif()
