@@ -1,0 +1,24 @@
+# The wire half of properties/: the fixed test schemas (generated libprotobuf
+# code), the reference model, the WireCase scenario and the property suites.
+
+# --- Fixed test schemas: properties/proto/*.proto ----------------------------
+# Generated code is not ours: built without fairwire_options, include dir SYSTEM.
+set(FAIRWIRE_TEST_PROTO_DIR ${CMAKE_CURRENT_SOURCE_DIR}/proto CACHE INTERNAL
+  "Folder of the wire suite's fixed .proto schemas")
+add_library(fairwire_test_proto STATIC
+  ${CMAKE_CURRENT_SOURCE_DIR}/proto/fairwire_test.proto
+  ${CMAKE_CURRENT_SOURCE_DIR}/proto/fairwire_test3.proto)
+set(_fairwire_proto_out ${CMAKE_CURRENT_BINARY_DIR}/proto_gen)
+file(MAKE_DIRECTORY ${_fairwire_proto_out})
+# APPEND_PATH: protoc sees -I properties/proto only, so the files are named
+# "fairwire_test.proto" in the generated pool and users include
+# "fairwire_test.pb.h".
+protobuf_generate(TARGET fairwire_test_proto LANGUAGE cpp APPEND_PATH
+  PROTOC_OUT_DIR ${_fairwire_proto_out})
+target_include_directories(fairwire_test_proto SYSTEM PUBLIC ${_fairwire_proto_out})
+target_link_libraries(fairwire_test_proto PUBLIC protobuf::libprotobuf)
+if(FAIRWIRE_SANITIZERS)
+  # Same sanitizer ABI as the code that links it, without our warnings.
+  list(JOIN FAIRWIRE_SANITIZERS "," _fairwire_proto_san)
+  target_compile_options(fairwire_test_proto PRIVATE -fsanitize=${_fairwire_proto_san})
+endif()
