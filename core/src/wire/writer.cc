@@ -1,0 +1,90 @@
+#include "fairwire/wire/writer.h"
+
+#include <algorithm>
+
+namespace fairwire::wire {
+namespace {
+
+bool IsFixed32Kind(FieldKind kind) {
+  return NaturalWireType(kind) == WireType::kI32;
+}
+bool IsFixed64Kind(FieldKind kind) {
+  return NaturalWireType(kind) == WireType::kI64;
+}
+
+// The width to write `value` in: the shortest encoding, or `width` if that
+// is longer, never more than `max_width`.
+int VarintWidth(std::uint64_t value, int width, int max_width) {
+  return std::max(VarintSize(value), std::min(width, max_width));
+}
+
+}  // namespace
+
+void Writer::Varint(std::uint64_t value, int width) {
+  const int n = VarintWidth(value, width, kMaxVarintBytes);
+  for (int i = 0; i < n - 1; ++i) {
+    data_.push_back(static_cast<char>((value & 0x7Fu) | 0x80u));
+    value >>= 7;
+  }
+  data_.push_back(static_cast<char>(value & 0x7Fu));
+}
+
+void Writer::Tag(std::uint32_t field_number, WireType wire_type) {
+  RawTag(field_number, static_cast<std::uint32_t>(wire_type),
+         padding_.tag_bytes);
+}
+
+void Writer::RawTag(std::uint32_t field_number, std::uint32_t wire_type,
+                    int width) {
+  Varint((std::uint64_t{field_number} << 3) | (wire_type & 7u),
+         std::min(width, kMaxTagBytes));
+}
+
+void Writer::Length(std::size_t length) {
+  Varint(length, std::min(padding_.length_bytes, kMaxLengthBytes));
+}
+
+void Writer::Fixed32(std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    data_.push_back(static_cast<char>(value & 0xFFu));
+    value >>= 8;
+  }
+}
+
+void Writer::Fixed64(std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) {
+    data_.push_back(static_cast<char>(value & 0xFFu));
+    value >>= 8;
+  }
+}
+
+void Writer::WriteScalar(std::uint32_t field_number, FieldKind kind,
+                         WireScalar value) {
+  Tag(field_number, NaturalWireType(kind));
+  PackedElement(kind, value);
+}
+
+void Writer::WriteLen(std::uint32_t field_number, std::string_view payload) {
+  Tag(field_number, WireType::kLen);
+  Length(payload.size());
+  data_.append(payload);
+}
+
+void Writer::PackedElement(FieldKind kind, WireScalar value) {
+  if (IsFixed32Kind(kind)) {
+    Fixed32(static_cast<std::uint32_t>(value.bits));
+  } else if (IsFixed64Kind(kind)) {
+    Fixed64(value.bits);
+  } else {
+    Varint(value.bits, padding_.value_bytes);
+  }
+}
+
+std::size_t Writer::PackedElementSize(FieldKind kind, WireScalar value) const {
+  if (IsFixed32Kind(kind)) return 4;
+  if (IsFixed64Kind(kind)) return 8;
+  return static_cast<std::size_t>(
+      VarintWidth(value.bits, padding_.value_bytes, kMaxVarintBytes));
+}
+
+}  // namespace fairwire::wire
