@@ -26,6 +26,15 @@ else
 fi
 
 jobs=$(nproc)
+
+# ccache (CMake picks it up when installed) does not hash the AFL_* settings
+# that change afl-clang-fast's instrumentation (OSS-Fuzz draws them at random
+# per build): make them part of the compiler's identity.
+case "$CXX" in
+  *afl-clang*)
+    export CCACHE_COMPILERCHECK="string:$("$CXX" --version 2>&1 | head -n 1);$(env | grep '^AFL_' | sort | tr '\n' ';')"
+    ;;
+esac
 generator=()
 if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 
