@@ -1,0 +1,196 @@
+// The decoding primitives shared by the dynamic decoder (decoder.cc) and the
+// typed bindings (binding.h): the parse context with its error slot and depth
+// budget, record readers, packed loops, unknown-field skipping, UTF-8.
+// Every function returns the position past what it consumed, or nullptr after
+// recording the first error in the context.
+#ifndef FAIRWIRE_WIRE_INTERNAL_PARSE_H_
+#define FAIRWIRE_WIRE_INTERNAL_PARSE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fairwire/wire/decoder.h"
+#include "fairwire/wire/internal/kinds.h"
+#include "fairwire/wire/status.h"
+#include "fairwire/wire/varint.h"
+
+namespace fairwire::wire::internal {
+
+// State of one Decode call.
+struct ParseContext {
+  const std::uint8_t* base;   // start of the outermost input (for offsets)
+  const std::uint8_t* limit;  // end of the outermost input (safe reads)
+  int depth = kMaxDepth;      // nesting levels left
+  DecodeStatus status;
+
+  // Records `error` at `at` and returns nullptr.
+  const std::uint8_t* Fail(DecodeError error, const std::uint8_t* at) {
+    status.error = error;
+    status.offset = static_cast<std::size_t>(at - base);
+    return nullptr;
+  }
+};
+
+// True if [data, data + size) is valid UTF-8 (no overlongs, no surrogates,
+// nothing above U+10FFFF), as libprotobuf checks proto3 strings.
+bool IsValidUtf8(const std::uint8_t* data, std::size_t size);
+
+// Reads the payload bounds of a LEN record whose length varint starts at p.
+// On success *payload_end is set and the payload start returned. Errors:
+// kTruncated, kLengthTooLong, kLengthTooLarge, kLengthPastEnd (all at p).
+inline const std::uint8_t* ReadLenRecord(ParseContext& ctx,
+                                         const std::uint8_t* p,
+                                         const std::uint8_t* end,
+                                         const std::uint8_t** payload_end) {
+  std::uint32_t length;
+  DecodeError error;
+  const std::uint8_t* q = ReadLength(p, end, &length, &error);
+  if (q == nullptr) return ctx.Fail(error, p);
+  if (length > static_cast<std::size_t>(end - q)) {
+    return ctx.Fail(DecodeError::kLengthPastEnd, p);
+  }
+  *payload_end = q + length;
+  return q;
+}
+
+// Reads one value of wire type VARINT, I32 or I64 at p into *raw.
+template <WireType W>
+inline const std::uint8_t* ReadRaw(ParseContext& ctx, const std::uint8_t* p,
+                                   const std::uint8_t* end,
+                                   std::uint64_t* raw) {
+  if constexpr (W == WireType::kVarint) {
+    DecodeError error;
+    const std::uint8_t* q = ReadVarint(p, end, raw, &error);
+    return q != nullptr ? q : ctx.Fail(error, p);
+  } else {
+    constexpr std::size_t kWidth = W == WireType::kI32 ? 4 : 8;
+    if (static_cast<std::size_t>(end - p) < kWidth) {
+      return ctx.Fail(DecodeError::kTruncated, p);
+    }
+    if constexpr (kWidth == 4) {
+      *raw = LoadFixed32(p);
+    } else {
+      *raw = LoadFixed64(p);
+    }
+    return p + kWidth;
+  }
+}
+
+// Skips the value of an unknown field whose tag (already checked with
+// CheckTag, not an end-group) started at tag_start and ended at p. Groups are
+// parsed to their matching end-group (depth counted). Appends the exact
+// record bytes to *unknown when non-null.
+const std::uint8_t* SkipField(ParseContext& ctx, const std::uint8_t* tag_start,
+                              const std::uint8_t* p, const std::uint8_t* end,
+                              const Tag& tag, std::string* unknown);
+
+// Appends a canonical VARINT record (field, value) to *unknown.
+void AppendVarintRecord(std::uint32_t field_number, std::uint64_t value,
+                        std::string* unknown);
+
+// The number of bytes below 0x80 (varint terminators) in [p, end).
+inline std::size_t CountTerminators(const std::uint8_t* p,
+                                    const std::uint8_t* end) {
+  std::size_t count = 0;
+  for (; p != end; ++p) count += *p < 0x80 ? 1u : 0u;
+  return count;
+}
+
+// The slow, sequential path for a packed varint record that failed the fast
+// checks: finds and records the first bad element.
+const std::uint8_t* FailPackedVarint(ParseContext& ctx, const std::uint8_t* p,
+                                     const std::uint8_t* end);
+
+// Reads one varint from a packed record known to end with a terminator
+// byte (so a terminator is always found before the record's end). `limit`
+// bounds 8-byte reads. nullptr if the element is longer than 10 bytes.
+inline const std::uint8_t* ReadPackedElement(const std::uint8_t* p,
+                                             const std::uint8_t* limit,
+                                             std::uint64_t* value) {
+  if (p[0] < 0x80) {
+    *value = p[0];
+    return p + 1;
+  }
+  if (limit - p >= 8) {
+    const std::uint64_t word = LoadFixed64(p);
+    const std::uint64_t stops = ~word & 0x8080808080808080ull;
+    if (stops != 0) {
+      *value = CompactVarintWord(word, stops);
+      return p + (std::countr_zero(stops) >> 3) + 1;
+    }
+  }
+  std::uint64_t result = 0;
+  for (int i = 0; i < kMaxVarintBytes; ++i) {
+    const std::uint64_t byte = p[i];
+    result |= (byte & 0x7Fu) << (7 * i);
+    if (byte < 0x80) {
+      *value = result;
+      return p + i + 1;
+    }
+  }
+  return nullptr;
+}
+
+// Decodes the packed payload [p, end) of a varint kind K, appending to out.
+// Reserves once (one element per terminator byte), then a tight loop.
+template <FieldKind K, typename T>
+const std::uint8_t* ParsePackedVarint(ParseContext& ctx, const std::uint8_t* p,
+                                      const std::uint8_t* end,
+                                      std::vector<T>& out) {
+  if (p == end) return p;
+  if (end[-1] >= 0x80) return FailPackedVarint(ctx, p, end);
+  const std::size_t count = CountTerminators(p, end);
+  const std::size_t old_size = out.size();
+  out.resize(old_size + count);
+  T* dst = out.data() + old_size;
+  const std::uint8_t* const limit = ctx.limit;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t raw;
+    const std::uint8_t* q = ReadPackedElement(p, limit, &raw);
+    if (q == nullptr) {
+      out.resize(old_size);
+      return FailPackedVarint(ctx, p, end);
+    }
+    dst[i] = static_cast<T>(KindTraits<K>::Convert(raw));
+    p = q;
+  }
+  return p;
+}
+
+// Decodes the packed payload [p, end) of a fixed-width kind K into out.
+// Errors: kPackedSizeNotMultiple at `length_at`.
+template <FieldKind K, typename T>
+const std::uint8_t* ParsePackedFixed(ParseContext& ctx,
+                                     const std::uint8_t* length_at,
+                                     const std::uint8_t* p,
+                                     const std::uint8_t* end,
+                                     std::vector<T>& out) {
+  constexpr std::size_t kWidth = FixedWidth(K);
+  const auto size = static_cast<std::size_t>(end - p);
+  if (size % kWidth != 0) {
+    return ctx.Fail(DecodeError::kPackedSizeNotMultiple, length_at);
+  }
+  const std::size_t count = size / kWidth;
+  const std::size_t old_size = out.size();
+  out.resize(old_size + count);
+  T* dst = out.data() + old_size;
+  if constexpr (std::endian::native == std::endian::little &&
+                sizeof(T) == kWidth) {
+    if (count != 0) std::memcpy(dst, p, size);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t raw =
+          kWidth == 4 ? LoadFixed32(p + 4 * i) : LoadFixed64(p + 8 * i);
+      dst[i] = static_cast<T>(KindTraits<K>::Convert(raw));
+    }
+  }
+  return end;
+}
+
+}  // namespace fairwire::wire::internal
+
+#endif  // FAIRWIRE_WIRE_INTERNAL_PARSE_H_

@@ -1,0 +1,229 @@
+// The schema-driven decoder: one loop over records, a switch over the field
+// kind into templated per-kind parsers (no per-element indirect calls).
+#include "fairwire/wire/decoder.h"
+
+#include "fairwire/wire/internal/parse.h"
+
+namespace fairwire::wire {
+namespace {
+
+using internal::KindTraits;
+using internal::ParseContext;
+
+const std::uint8_t* ParseMessage(ParseContext& ctx, const std::uint8_t* p,
+                                 const std::uint8_t* end, Message& msg);
+
+// Sets a singular value (last one wins) or appends a repeated one.
+template <typename T>
+void Store(std::vector<T>& values, bool repeated, T value) {
+  if (repeated || values.empty()) {
+    values.push_back(value);
+  } else {
+    values[0] = value;
+  }
+}
+
+// A packed closed-enum payload: values outside the enum go to the unknown
+// fields in parse order, with all 64 bits (as libprotobuf does for packed).
+const std::uint8_t* ParsePackedClosedEnum(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    const FieldDef& field, std::vector<std::int32_t>& out, Message& msg) {
+  if (p == end) return p;
+  if (end[-1] >= 0x80) return internal::FailPackedVarint(ctx, p, end);
+  const Schema& schema = msg.schema();
+  out.reserve(out.size() + internal::CountTerminators(p, end));
+  while (p < end) {
+    std::uint64_t raw;
+    const std::uint8_t* q = internal::ReadPackedElement(p, ctx.limit, &raw);
+    if (q == nullptr) return internal::FailPackedVarint(ctx, p, end);
+    const auto value = static_cast<std::int32_t>(raw);
+    if (schema.EnumContains(field.enum_index, value)) {
+      out.push_back(value);
+    } else {
+      internal::AppendVarintRecord(field.number, raw,
+                                   &msg.mutable_unknown_fields());
+    }
+    p = q;
+  }
+  return p;
+}
+
+// A field of packable kind K: its natural wire type, packed, or unknown.
+template <FieldKind K>
+const std::uint8_t* ParseScalarField(ParseContext& ctx,
+                                     const std::uint8_t* tag_start,
+                                     const std::uint8_t* p,
+                                     const std::uint8_t* end, const Tag& tag,
+                                     const FieldDef& field, FieldValues& values,
+                                     Message& msg) {
+  using Traits = KindTraits<K>;
+  using T = typename Traits::Type;
+  auto& out = *std::get_if<std::vector<T>>(&values);
+  constexpr auto kWire = static_cast<std::uint32_t>(Traits::kWire);
+  if (tag.wire_type == kWire) {
+    std::uint64_t raw;
+    p = internal::ReadRaw<Traits::kWire>(ctx, p, end, &raw);
+    if (p == nullptr) return nullptr;
+    const T value = Traits::Convert(raw);
+    if constexpr (K == FieldKind::kEnum) {
+      if (msg.schema()
+              .enums()[static_cast<std::size_t>(field.enum_index)]
+              .closed &&
+          !msg.schema().EnumContains(field.enum_index, value)) {
+        // DynamicMessage keeps the int32 value, sign-extended to 64 bits.
+        internal::AppendVarintRecord(
+            field.number,
+            static_cast<std::uint64_t>(static_cast<std::int64_t>(value)),
+            &msg.mutable_unknown_fields());
+        return p;
+      }
+    }
+    Store(out, field.repeated, value);
+    return p;
+  }
+  if (tag.wire_type == static_cast<std::uint32_t>(WireType::kLen) &&
+      field.repeated) {
+    const std::uint8_t* payload_end;
+    const std::uint8_t* length_at = p;
+    p = internal::ReadLenRecord(ctx, p, end, &payload_end);
+    if (p == nullptr) return nullptr;
+    if constexpr (Traits::kWire == WireType::kVarint) {
+      if constexpr (K == FieldKind::kEnum) {
+        if (msg.schema()
+                .enums()[static_cast<std::size_t>(field.enum_index)]
+                .closed) {
+          return ParsePackedClosedEnum(ctx, p, payload_end, field, out, msg);
+        }
+      }
+      return internal::ParsePackedVarint<K>(ctx, p, payload_end, out);
+    } else {
+      return internal::ParsePackedFixed<K>(ctx, length_at, p, payload_end, out);
+    }
+  }
+  return internal::SkipField(ctx, tag_start, p, end, tag,
+                             &msg.mutable_unknown_fields());
+}
+
+// A string, bytes or message field: LEN, or unknown.
+const std::uint8_t* ParseLenField(ParseContext& ctx,
+                                  const std::uint8_t* tag_start,
+                                  const std::uint8_t* p,
+                                  const std::uint8_t* end, const Tag& tag,
+                                  const FieldDef& field, FieldValues& values,
+                                  Message& msg) {
+  if (tag.wire_type != static_cast<std::uint32_t>(WireType::kLen)) {
+    return internal::SkipField(ctx, tag_start, p, end, tag,
+                               &msg.mutable_unknown_fields());
+  }
+  const std::uint8_t* payload_end;
+  p = internal::ReadLenRecord(ctx, p, end, &payload_end);
+  if (p == nullptr) return nullptr;
+  if (field.kind == FieldKind::kMessage) {
+    auto& out = *std::get_if<std::vector<Message>>(&values);
+    if (--ctx.depth < 0) {
+      return ctx.Fail(DecodeError::kDepthExceeded, tag_start);
+    }
+    if (field.repeated || out.empty()) {
+      out.emplace_back(msg.schema(), field.message_index);
+    }
+    p = ParseMessage(ctx, p, payload_end, out.back());
+    ++ctx.depth;
+    return p;
+  }
+  if (field.validate_utf8 &&
+      !internal::IsValidUtf8(p, static_cast<std::size_t>(payload_end - p))) {
+    return ctx.Fail(DecodeError::kInvalidUtf8, p);
+  }
+  auto& out = *std::get_if<std::vector<std::string>>(&values);
+  std::string_view text(reinterpret_cast<const char*>(p),
+                        static_cast<std::size_t>(payload_end - p));
+  if (field.repeated || out.empty()) {
+    out.emplace_back(text);
+  } else {
+    out[0].assign(text);
+  }
+  return payload_end;
+}
+
+const std::uint8_t* ParseKnownField(ParseContext& ctx,
+                                    const std::uint8_t* tag_start,
+                                    const std::uint8_t* p,
+                                    const std::uint8_t* end, const Tag& tag,
+                                    const FieldDef& field, FieldValues& values,
+                                    Message& msg) {
+#define FAIRWIRE_SCALAR_CASE(KIND)                                        \
+  case FieldKind::KIND:                                                   \
+    return ParseScalarField<FieldKind::KIND>(ctx, tag_start, p, end, tag, \
+                                             field, values, msg);
+  switch (field.kind) {
+    FAIRWIRE_SCALAR_CASE(kInt32)
+    FAIRWIRE_SCALAR_CASE(kInt64)
+    FAIRWIRE_SCALAR_CASE(kUint32)
+    FAIRWIRE_SCALAR_CASE(kUint64)
+    FAIRWIRE_SCALAR_CASE(kSint32)
+    FAIRWIRE_SCALAR_CASE(kSint64)
+    FAIRWIRE_SCALAR_CASE(kBool)
+    FAIRWIRE_SCALAR_CASE(kEnum)
+    FAIRWIRE_SCALAR_CASE(kFixed32)
+    FAIRWIRE_SCALAR_CASE(kFixed64)
+    FAIRWIRE_SCALAR_CASE(kSfixed32)
+    FAIRWIRE_SCALAR_CASE(kSfixed64)
+    FAIRWIRE_SCALAR_CASE(kFloat)
+    FAIRWIRE_SCALAR_CASE(kDouble)
+    case FieldKind::kString:
+    case FieldKind::kBytes:
+    case FieldKind::kMessage:
+      return ParseLenField(ctx, tag_start, p, end, tag, field, values, msg);
+  }
+#undef FAIRWIRE_SCALAR_CASE
+  return internal::SkipField(ctx, tag_start, p, end, tag,
+                             &msg.mutable_unknown_fields());
+}
+
+const std::uint8_t* ParseMessage(ParseContext& ctx, const std::uint8_t* p,
+                                 const std::uint8_t* end, Message& msg) {
+  const Schema& schema = msg.schema();
+  const std::int32_t message_index = msg.message_index();
+  const FieldDef* const first_field = msg.def().fields.data();
+  while (p < end) {
+    const std::uint8_t* tag_start = p;
+    Tag tag;
+    DecodeError error;
+    p = ReadTag(p, end, &tag, &error);
+    if (p == nullptr) return ctx.Fail(error, tag_start);
+    error = CheckTag(tag);
+    if (error != DecodeError::kOk) return ctx.Fail(error, tag_start);
+    if (tag.wire_type == static_cast<std::uint32_t>(WireType::kEndGroup)) {
+      return ctx.Fail(DecodeError::kUnexpectedEndGroup, tag_start);
+    }
+    const FieldDef* field = schema.FindField(message_index, tag.field_number);
+    if (field == nullptr) {
+      p = internal::SkipField(ctx, tag_start, p, end, tag,
+                              &msg.mutable_unknown_fields());
+    } else {
+      p = ParseKnownField(
+          ctx, tag_start, p, end, tag, *field,
+          msg.mutable_values(static_cast<std::size_t>(field - first_field)),
+          msg);
+    }
+    if (p == nullptr) return nullptr;
+  }
+  return p;
+}
+
+}  // namespace
+
+DecodeStatus Merge(std::span<const std::uint8_t> input, Message& out) {
+  const std::uint8_t* begin = input.data();
+  const std::uint8_t* end = begin + input.size();
+  ParseContext ctx{begin, end, kMaxDepth, {}};
+  ParseMessage(ctx, begin, end, out);
+  return ctx.status;
+}
+
+DecodeStatus Decode(std::span<const std::uint8_t> input, Message& out) {
+  out.Clear();
+  return Merge(input, out);
+}
+
+}  // namespace fairwire::wire
