@@ -1,0 +1,80 @@
+// Unit tests of composed protocol iteration over Select and SelectAll:
+// concatenation in order, empty children skipped, and an iterator that
+// resumes where it stopped.
+#include "fairwire/poll/protocols.h"
+
+#include <gtest/gtest.h>
+
+#include <iterator>
+#include <ranges>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fairwire/poll/select.h"
+#include "fairwire/poll/select_all.h"
+#include "test_handlers.h"
+
+namespace fairwire::poll {
+namespace {
+
+using testing::Scripted;
+
+constexpr std::string_view kA[] = {"/a/1", "/a/2"};
+constexpr std::string_view kC[] = {"/c/1", "/c/2", "/c/3"};
+
+template <class R>
+std::vector<std::string> Collect(const R& range) {
+  std::vector<std::string> names;
+  for (std::string_view p : range) names.emplace_back(p);
+  return names;
+}
+
+const std::vector<std::string> kExpected = {"/a/1", "/a/2", "/c/1", "/c/2",
+                                            "/c/3"};
+
+TEST(Protocols, SelectConcatenatesInChildOrderSkippingEmptyChildren) {
+  Select<RoundRobin, Scripted, Scripted, Scripted, Scripted> s(
+      Scripted({}), Scripted({}, kA), Scripted({}), Scripted({}, kC));
+  static_assert(std::ranges::forward_range<decltype(s.Protocols())>);
+  EXPECT_EQ(Collect(s.Protocols()), kExpected);
+}
+
+TEST(Protocols, SelectIteratorResumesWhereItStopped) {
+  Select<RoundRobin, Scripted, Scripted, Scripted> s(
+      Scripted({}, kA), Scripted({}), Scripted({}, kC));
+  const auto protocols = s.Protocols();
+  auto it = protocols.begin();
+  ++it;
+  ++it;
+  EXPECT_EQ(it.child(), 2u);
+  auto saved = it;
+  std::vector<std::string> rest;
+  for (; saved != protocols.end(); ++saved) rest.emplace_back(*saved);
+  EXPECT_EQ(rest, (std::vector<std::string>{"/c/1", "/c/2", "/c/3"}));
+  EXPECT_EQ(*it, "/c/1");
+}
+
+TEST(Protocols, AllEmptyChildrenGiveAnEmptyRange) {
+  Select<Priority, Scripted, Scripted> s(Scripted({}), Scripted({}));
+  const auto protocols = s.Protocols();
+  EXPECT_TRUE(protocols.begin() == protocols.end());
+}
+
+TEST(Protocols, SelectAllConcatenatesInIndexOrder) {
+  SelectAll<RoundRobin, Scripted> s;
+  s.Add(Scripted({}));
+  s.Add(Scripted({}, kA));
+  s.Add(Scripted({}));
+  s.Add(Scripted({}, kC));
+  s.Add(Scripted({}));
+  static_assert(std::ranges::forward_range<decltype(s.Protocols())>);
+  EXPECT_EQ(Collect(s.Protocols()), kExpected);
+  const auto protocols = s.Protocols();
+  auto it = std::ranges::next(protocols.begin(), 3);
+  EXPECT_EQ(it.child(), 3u);
+  EXPECT_EQ(*it, "/c/2");
+}
+
+}  // namespace
+}  // namespace fairwire::poll
