@@ -1,0 +1,344 @@
+"""One engine fuzzing one target: libFuzzer (plain, or -fork=N) and AFL++
+(one main and secondaries sharing a sync folder). Each session starts its
+processes in their own process group, parses the engine's statistics, and
+lists the failing inputs the engine has saved so far."""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .project import Target, corpus_files
+
+AFL_ENV = {
+    "AFL_SKIP_CPUFREQ": "1",
+    "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES": "1",
+    "AFL_NO_UI": "1",
+    "AFL_NO_AFFINITY": "1",
+    "AFL_NO_CRASH_README": "1",
+    "AFL_SKIP_BIN_CHECK": "1",
+}
+
+# "#4096	pulse  cov: 66 ft: 112 corp: 10/40b lim: 8 exec/s: 2048 rss: 31Mb"
+# "#1024: cov: 50 ft: 60 corp: 10 exec/s: 500 oom/timeout/crash: 0/0/1 ..."
+LIBFUZZER_LINE = re.compile(
+    r"^#(\d+):?\s+(?:[A-Za-z]+\s+)?cov: (\d+) ft: (\d+) corp: (\d+)")
+LIBFUZZER_EPS = re.compile(r"exec/s:? (\d+)")
+LIBFUZZER_FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
+
+
+@dataclass
+class Sample:
+    """One point of an engine's progress."""
+
+    elapsed: float  # seconds since the session started
+    execs: int
+    coverage: int  # edges (libFuzzer "cov", AFL++ "edges_found")
+    corpus: int
+    execs_per_sec: float
+
+
+def parse_libfuzzer_line(line: str) -> Optional[tuple[int, int, int, int, float]]:
+    """(execs, cov, ft, corpus, exec/s) from a libFuzzer status line, or None."""
+    m = LIBFUZZER_LINE.match(line)
+    if not m:
+        return None
+    eps = LIBFUZZER_EPS.search(line)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3)),
+            int(m.group(4)), float(eps.group(1)) if eps else 0.0)
+
+
+def parse_afl_plot_data(text: str) -> list[dict[str, float]]:
+    """The rows of an AFL++ plot_data file, keyed by its header's names."""
+    rows = []
+    names: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            names = [n.strip() for n in line[1:].split(",")]
+            continue
+        values = [v.strip() for v in line.split(",")]
+        if not names or len(values) != len(names):
+            continue
+        row = {}
+        for n, v in zip(names, values):
+            try:
+                row[n] = float(v.rstrip("%"))
+            except ValueError:
+                pass
+        rows.append(row)
+    return rows
+
+
+def parse_afl_stats(text: str) -> dict[str, str]:
+    """An AFL++ fuzzer_stats file as a dict."""
+    stats = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            stats[key.strip()] = value.strip()
+    return stats
+
+
+def file_hash(path: Path) -> str:
+    """The SHA-1 of a file's bytes, hex."""
+    return hashlib.sha1(path.read_bytes()).hexdigest()
+
+
+def flatten_seeds(sources: list[Path], dest: Path) -> int:
+    """Copies every corpus file under the sources into one flat folder
+    (AFL++ wants that), named by content hash. Returns the file count."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for src in sources:
+        for f in corpus_files(src) if src.is_dir() else [src]:
+            if f.stat().st_size <= 1 << 20:
+                shutil.copyfile(f, dest / file_hash(f)[:16])
+    if not any(dest.iterdir()):
+        (dest / "empty").write_bytes(b"\0")
+    return len(list(dest.iterdir()))
+
+
+@dataclass
+class Session:
+    """One engine on one target, in its own work folder."""
+
+    target: Target
+    engine: str
+    work: Path
+    jobs: int
+    seeds: list[Path]  # read-only inputs: corpus/<target>/, regressions
+    dict_file: Optional[Path]
+    samples: list[Sample] = field(default_factory=list)
+    started: float = 0.0
+    deadline: float = 0.0
+    procs: list[subprocess.Popen] = field(default_factory=list)
+    stopping: bool = False
+    seed_hashes: set[str] = field(default_factory=set)
+    crashes_reported: int = 0
+    note: str = ""
+
+    @property
+    def key(self) -> str:
+        """target/engine, as the status board and report name it."""
+        return f"{self.target.name}/{self.engine}"
+
+    def running(self) -> bool:
+        """Whether any of the session's processes is still alive."""
+        return any(p.poll() is None for p in self.procs)
+
+    def _spawn(self, cmd: list[str], log_path: Path,
+               env: Optional[dict[str, str]] = None) -> subprocess.Popen:
+        out = open(log_path, "ab")
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=self.work,
+                                env={**os.environ, **(env or {})},
+                                start_new_session=True)
+        out.close()
+        self.procs.append(proc)
+        return proc
+
+    def stop(self, grace: float = 10.0) -> None:
+        """Asks every process group to stop (SIGINT, as Ctrl-C would: the
+        engines then save their state), then kills what is left."""
+        self.stopping = True
+        live = [p for p in self.procs if p.poll() is None]
+        for p in live:
+            _signal_group(p, signal.SIGINT)
+        end = time.time() + grace
+        while time.time() < end and any(p.poll() is None for p in live):
+            time.sleep(0.1)
+        for p in live:
+            if p.poll() is None:
+                _signal_group(p, signal.SIGKILL)
+                p.wait()
+
+    def elapsed(self) -> float:
+        """Seconds since the session started."""
+        return time.time() - self.started if self.started else 0.0
+
+    def last(self) -> Sample:
+        """The latest sample (zeros before the first)."""
+        return self.samples[-1] if self.samples else Sample(0, 0, 0, 0, 0.0)
+
+    def seed_count(self) -> int:
+        """How many distinct seed inputs the session started from."""
+        return len(self.seed_hashes)
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class LibFuzzerSession(Session):
+    """libFuzzer: -fork=N when jobs > 1 (crashes ignored and saved, the
+    campaign goes on); one plain process otherwise (it re-reads its corpus
+    folder, where AFL++'s finds are copied), which after its first crash is
+    restarted as -fork=1 so that further crashes no longer stop it. The first
+    corpus folder is the campaign's own: the repository's corpus is only
+    read."""
+
+    MAX_RESTARTS = 10
+
+    def start(self, seconds: int) -> None:
+        """Starts fuzzing for `seconds`."""
+        self.corpus = self.work / "corpus"
+        self.artifacts = self.work / "artifacts"
+        self.log_path = self.work / "libfuzzer.log"
+        for d in (self.corpus, self.artifacts):
+            d.mkdir(parents=True, exist_ok=True)
+        self.seed_hashes = {file_hash(f) for s in self.seeds
+                            for f in corpus_files(s)}
+        self.started = time.time()
+        self.deadline = self.started + seconds
+        self.restarts = 0
+        self.base_execs = 0
+        self.proc_execs = 0
+        self.log_offset = 0
+        self._launch()
+
+    def command(self, seconds: int) -> list[str]:
+        """The libFuzzer command line for the remaining time."""
+        cmd = [str(self.target.fuzzer), f"-max_total_time={max(1, seconds)}",
+               "-timeout=10", "-rss_limit_mb=2560", "-print_final_stats=1",
+               "-print_pcs=0", f"-artifact_prefix={self.artifacts}/"]
+        if self.dict_file:
+            cmd.append(f"-dict={self.dict_file}")
+        if self.jobs > 1 or self.restarts:
+            cmd += [f"-fork={self.jobs}", "-ignore_crashes=1",
+                    "-ignore_timeouts=1", "-ignore_ooms=1"]
+        return cmd + [str(self.corpus)] + [str(s) for s in self.seeds if s.exists()]
+
+    def _launch(self) -> None:
+        remaining = int(self.deadline - time.time())
+        self.proc_execs = 0
+        self._spawn(self.command(remaining), self.log_path)
+
+    def poll(self) -> None:
+        """Reads new log lines; restarts a plain process that stopped on a
+        crash while time remains."""
+        with open(self.log_path, "rb") as f:
+            f.seek(self.log_offset)
+            chunk = f.read()
+        end = chunk.rfind(b"\n") + 1
+        self.log_offset += end
+        for raw in chunk[:end].decode(errors="replace").splitlines():
+            parsed = parse_libfuzzer_line(raw)
+            if parsed:
+                execs, cov, _, corp, eps = parsed
+                self.proc_execs = execs
+                total = self.base_execs + execs
+                if not eps and self.elapsed() > 0:
+                    eps = total / self.elapsed()
+                self.samples.append(Sample(self.elapsed(), total, cov, corp, eps))
+            final = LIBFUZZER_FINAL.match(raw)
+            if final:
+                self.proc_execs = int(final.group(1))
+        if (self.procs and self.procs[-1].poll() is not None
+                and not self.stopping
+                and time.time() < self.deadline - 2
+                and self.restarts < self.MAX_RESTARTS):
+            self.restarts += 1
+            self.base_execs += self.proc_execs
+            self._launch()
+
+    def crash_files(self) -> list[Path]:
+        """The failing inputs libFuzzer saved (crash-, leak-, timeout-, oom-)."""
+        if not self.artifacts.is_dir():
+            return []
+        return sorted(p for p in self.artifacts.iterdir()
+                      if p.name.split("-")[0] in ("crash", "leak", "timeout", "oom")
+                      and p.is_file())
+
+    def corpus_dirs(self) -> list[Path]:
+        """The folders holding what this session found."""
+        return [self.corpus]
+
+    def new_corpus_files(self) -> int:
+        """Inputs in the campaign corpus that were not seeds."""
+        return sum(1 for f in corpus_files(self.corpus)
+                   if f.name not in self.seed_hashes)
+
+
+class AflSession(Session):
+    """AFL++: one main instance (-M) and jobs-1 secondaries (-S) sharing one
+    sync folder; -F imports a foreign corpus (libFuzzer's) while running."""
+
+    def start(self, seconds: int, foreign: Optional[Path] = None) -> None:
+        """Starts every instance for `seconds`."""
+        self.inputs = self.work / "in"
+        self.sync = self.work / "sync"
+        self.seed_hashes = set()
+        flatten_seeds(self.seeds, self.inputs)
+        self.seed_hashes = {file_hash(f) for f in self.inputs.iterdir()}
+        self.started = time.time()
+        self.deadline = self.started + seconds
+        self.instances = ["main"] + [f"sec{i}" for i in range(1, self.jobs)]
+        for name in self.instances:
+            role = ["-M", name] if name == "main" else ["-S", name]
+            cmd = ["afl-fuzz", "-V", str(max(1, seconds)), "-m", "none",
+                   "-t", "2000+", "-i", str(self.inputs), "-o", str(self.sync),
+                   *role]
+            if self.dict_file:
+                cmd += ["-x", str(self.dict_file)]
+            if foreign is not None and name == "main":
+                cmd += ["-F", str(foreign)]
+            cmd += ["--", str(self.target.fuzzer)]
+            self._spawn(cmd, self.work / f"afl-{name}.log", AFL_ENV)
+            if name == "main":
+                time.sleep(0.5)  # let the main create the sync folder first
+
+    def instance_stats(self) -> list[dict[str, float]]:
+        """The latest plot_data row of every instance."""
+        rows = []
+        for name in self.instances:
+            plot = self.sync / name / "plot_data"
+            if plot.is_file():
+                data = parse_afl_plot_data(plot.read_text(errors="replace"))
+                if data:
+                    rows.append(data[-1])
+        return rows
+
+    def poll(self) -> None:
+        """Samples the instances' plot_data (summed execs, max edges)."""
+        rows = self.instance_stats()
+        if not rows:
+            return
+        execs = int(sum(r.get("total_execs", 0) for r in rows))
+        eps = sum(r.get("execs_per_sec", 0) for r in rows)
+        cov = int(max(r.get("edges_found", 0) for r in rows))
+        corp = int(max(r.get("corpus_count", 0) for r in rows))
+        last = self.last()
+        if (execs, cov, corp) != (last.execs, last.coverage, last.corpus):
+            self.samples.append(Sample(self.elapsed(), execs, cov, corp, eps))
+
+    def crash_files(self) -> list[Path]:
+        """Every instance's crashes/id:* files."""
+        if not self.sync.is_dir():
+            return []
+        return sorted(self.sync.glob("*/crashes/id:*"))
+
+    def queue_files(self) -> list[Path]:
+        """New queue entries (not seeds, not imported from a sibling)."""
+        files = []
+        for q in sorted(self.sync.glob("*/queue")):
+            files += [f for f in q.iterdir() if f.is_file()
+                      and f.name.startswith("id:") and ",orig:" not in f.name
+                      and ",sync:" not in f.name]
+        return files
+
+    def corpus_dirs(self) -> list[Path]:
+        """The instances' queue folders."""
+        return sorted(self.sync.glob("*/queue"))
+
+    def new_corpus_files(self) -> int:
+        """Queue entries the instances found themselves."""
+        return len(self.queue_files())

@@ -1,0 +1,210 @@
+"""The campaign's report: summary.json, report.md and report.html (with a
+coverage-over-time plot drawn as inline SVG), and the summary table printed
+at the end of `fuzz run`."""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+COLORS = {"libfuzzer": "#1f77b4", "afl": "#d62728"}
+
+
+def table_rows(summary: dict[str, Any]) -> list[list[str]]:
+    """One row per target and engine: the summary table's cells."""
+    rows = []
+    for s in summary["sessions"]:
+        crashes = str(s["crashes"])
+        if len(s["crash_paths"]) == 1:
+            crashes += f" ({s['crash_paths'][0]})"
+        elif s["crash_paths"]:
+            crashes += f" ({s['findings_dir']}/)"
+        rows.append([s["target"], s["engine"], f"{s['execs']:,}",
+                     f"{s['execs_per_sec']:,.0f}", str(s["coverage"]),
+                     f"{s['seeds']} -> {s['corpus']}", str(s["new_files"]),
+                     crashes])
+    return rows
+
+
+HEADER = ["target", "engine", "runs", "execs/s", "coverage (edges)",
+          "corpus (seeds -> end)", "new files", "crashes (saved in)"]
+
+
+def text_table(summary: dict[str, Any]) -> str:
+    """The summary table as aligned plain text."""
+    rows = [HEADER] + table_rows(summary)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER) - 1)]
+    lines = []
+    for n, r in enumerate(rows):
+        cells = [c.ljust(w) for c, w in zip(r, widths)] + [r[-1]]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths) + "  " + "-" * 18)
+    return "\n".join(lines)
+
+
+def markdown_table(summary: dict[str, Any]) -> str:
+    """The summary table in Markdown."""
+    out = ["| " + " | ".join(HEADER) + " |",
+           "|" + "|".join("---" for _ in HEADER) + "|"]
+    for r in table_rows(summary):
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
+    return "\n".join(out)
+
+
+def _nice_max(value: float) -> float:
+    """A round axis maximum at or above value."""
+    if value <= 0:
+        return 1.0
+    step = 1.0
+    while step * 10 <= value:
+        step *= 10
+    for m in (1, 2, 2.5, 5, 10):
+        if m * step >= value:
+            return m * step
+    return 10 * step
+
+
+def coverage_svg(title: str, series: dict[str, list[tuple[float, float]]],
+                 width: int = 560, height: int = 260) -> str:
+    """A line plot of coverage over time, one line per engine, as SVG."""
+    left, right, top, bottom = 60, 110, 28, 40
+    pw, ph = width - left - right, height - top - bottom
+    xs = [x for pts in series.values() for x, _ in pts] or [1.0]
+    ys = [y for pts in series.values() for _, y in pts] or [1.0]
+    xmax, ymax = _nice_max(max(xs)), _nice_max(max(ys))
+    sx = lambda x: left + pw * x / xmax  # noqa: E731
+    sy = lambda y: top + ph - ph * y / ymax  # noqa: E731
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+             f'height="{height}" viewBox="0 0 {width} {height}" '
+             f'font-family="sans-serif" font-size="11">',
+             f'<rect width="{width}" height="{height}" fill="#fff"/>',
+             f'<text x="{left}" y="16" font-size="13" font-weight="bold">'
+             f'{html.escape(title)}</text>']
+    for i in range(6):
+        y, x = ymax * i / 5, xmax * i / 5
+        parts.append(f'<line x1="{left}" y1="{sy(y):.1f}" x2="{left + pw}" '
+                     f'y2="{sy(y):.1f}" stroke="#e5e5e5"/>')
+        parts.append(f'<text x="{left - 6}" y="{sy(y) + 4:.1f}" '
+                     f'text-anchor="end">{y:g}</text>')
+        parts.append(f'<text x="{sx(x):.1f}" y="{top + ph + 16}" '
+                     f'text-anchor="middle">{x:g}</text>')
+    parts.append(f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" '
+                 f'fill="none" stroke="#444"/>')
+    parts.append(f'<text x="{left + pw / 2}" y="{height - 6}" '
+                 f'text-anchor="middle">seconds</text>')
+    parts.append(f'<text x="14" y="{top + ph / 2}" text-anchor="middle" '
+                 f'transform="rotate(-90 14 {top + ph / 2})">edges covered</text>')
+    for n, (engine, pts) in enumerate(series.items()):
+        color = COLORS.get(engine, "#2ca02c")
+        if pts:
+            # A step line: coverage holds until the next sample.
+            path, prev = [], None
+            for x, y in pts:
+                if prev is not None:
+                    path.append(f"L{sx(x):.1f},{sy(prev):.1f}")
+                path.append(("M" if prev is None else "L") + f"{sx(x):.1f},{sy(y):.1f}")
+                prev = y
+            parts.append(f'<path d="{" ".join(path)}" fill="none" '
+                         f'stroke="{color}" stroke-width="2"/>')
+        ly = top + 14 + 18 * n
+        parts.append(f'<line x1="{left + pw + 10}" y1="{ly - 4}" '
+                     f'x2="{left + pw + 30}" y2="{ly - 4}" stroke="{color}" '
+                     f'stroke-width="2"/>')
+        parts.append(f'<text x="{left + pw + 34}" y="{ly}">'
+                     f'{html.escape(engine)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def write_reports(folder: Path, summary: dict[str, Any]) -> None:
+    """Writes summary.json, report.md and report.html into the campaign
+    folder (one SVG file per target beside them)."""
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1))
+    plots = {}
+    for target in summary["targets"]:
+        series = {s["engine"]: [tuple(p) for p in s["coverage_over_time"]]
+                  for s in summary["sessions"] if s["target"] == target}
+        svg = coverage_svg(f"{target}: coverage over time", series)
+        (folder / f"coverage-{target}.svg").write_text(svg)
+        plots[target] = svg
+    (folder / "report.md").write_text(_markdown(summary))
+    (folder / "report.html").write_text(_html(summary, plots))
+
+
+def _status_line(summary: dict[str, Any]) -> str:
+    new = sum(1 for f in summary["findings"] if f["new"])
+    state = "interrupted" if summary["interrupted"] else "finished"
+    return (f"Campaign {summary['id']} {state} after {summary['elapsed']:.0f} s "
+            f"({summary['jobs']} jobs, engines: {', '.join(summary['engines'])}): "
+            f"{len(summary['findings'])} distinct failure(s), {new} new.")
+
+
+def _markdown(summary: dict[str, Any]) -> str:
+    out = [f"# fairwire fuzz campaign {summary['id']}", "", _status_line(summary), "",
+           "## Targets", "", markdown_table(summary), ""]
+    for target in summary["targets"]:
+        out += [f"![{target} coverage over time](coverage-{target}.svg)", ""]
+    out += ["## Findings", ""]
+    if not summary["findings"]:
+        out.append("None.")
+    for f in summary["findings"]:
+        out += [f"### {f['target']}: {f['kind']} ({'new' if f['new'] else 'known'})",
+                "", f"- signature: `{f['signature']}`",
+                f"- found by {f['engine']}, {f['count']} input(s); first saved as "
+                f"`{f['inputs'][0]}`",
+                f"- minimised: {'yes' if f['minimised'] else 'no'}; shrunk at the "
+                f"scenario level: {'yes' if f['shrunk'] else 'no'}; "
+                f"{f['final_size']} bytes",
+                f"- regression: `{f['regression']}` (fails now: "
+                f"{'yes' if f['fails_on_regression'] else 'NO'})",
+                f"- detail: {f['detail']}"]
+        if f["note"]:
+            out.append(f"- note: {f['note']}")
+        out += ["", "Scenario:", "", "```", f["description"].rstrip(), "```", "",
+                "Reproduce:", "", "```"] + f["repro"] + ["```", ""]
+    return "\n".join(out) + "\n"
+
+
+CSS = """body{font-family:sans-serif;margin:24px;max-width:1150px;color:#222}
+table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ccc;
+padding:4px 8px;text-align:left;font-size:13px}th{background:#f2f2f2}
+td.num{text-align:right}pre{background:#f6f6f6;padding:8px;overflow:auto;
+font-size:12px}.new{color:#b00;font-weight:bold}.plots{display:flex;
+flex-wrap:wrap;gap:12px}"""
+
+
+def _html(summary: dict[str, Any], plots: dict[str, str]) -> str:
+    e = html.escape
+    rows = "".join(
+        "<tr>" + "".join(f'<td class="num">{e(c)}</td>' if 2 <= i <= 6
+                         else f"<td>{e(c)}</td>" for i, c in enumerate(r)) + "</tr>"
+        for r in table_rows(summary))
+    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>fairwire "
+             f"campaign {e(summary['id'])}</title><style>{CSS}</style></head><body>",
+             f"<h1>fairwire fuzz campaign {e(summary['id'])}</h1>",
+             f"<p>{e(_status_line(summary))}</p>",
+             f"<h2>Targets</h2><table><tr>{head}</tr>{rows}</table>",
+             "<h2>Coverage over time</h2><div class='plots'>",
+             "".join(plots.values()), "</div><h2>Findings</h2>"]
+    if not summary["findings"]:
+        parts.append("<p>None.</p>")
+    for f in summary["findings"]:
+        cls = "new" if f["new"] else ""
+        parts.append(
+            f"<h3>{e(f['target'])}: {e(f['kind'])} <span class='{cls}'>"
+            f"({'new' if f['new'] else 'known'})</span></h3><ul>"
+            f"<li>signature: <code>{e(f['signature'])}</code></li>"
+            f"<li>found by {e(f['engine'])}, {f['count']} input(s); first saved as "
+            f"<code>{e(f['inputs'][0])}</code></li>"
+            f"<li>minimised: {'yes' if f['minimised'] else 'no'}; shrunk: "
+            f"{'yes' if f['shrunk'] else 'no'}; {f['final_size']} bytes</li>"
+            f"<li>regression: <code>{e(f['regression'])}</code> (fails now: "
+            f"{'yes' if f['fails_on_regression'] else 'NO'})</li>"
+            f"<li>detail: {e(f['detail'])}</li></ul>"
+            f"<p>Scenario:</p><pre>{e(f['description'])}</pre>"
+            f"<p>Reproduce:</p><pre>{e(chr(10).join(f['repro']))}</pre>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
