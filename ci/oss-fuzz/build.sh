@@ -89,7 +89,13 @@ for list in "$root"/fuzz/*/CMakeLists.txt; do
   [ -f "$list" ] || continue
   name=$(sed -n 's/^[[:space:]]*fairwire_add_fuzz_target([[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' \
          "$list" | head -n 1)
-  [ -n "$name" ] && targets+=("$name")
+  [ -z "$name" ] && continue
+  # Only folders fuzz/CMakeLists.txt adds (CMake made their binary folder).
+  if [ -d "$build/fuzz/$name" ]; then
+    targets+=("$name")
+  else
+    echo "build.sh: warning: $list is not added by fuzz/CMakeLists.txt; skipped" >&2
+  fi
 done
 if [ ${#targets[@]} -eq 0 ]; then
   echo "build.sh: no fuzz targets under $root/fuzz" >&2
