@@ -32,7 +32,8 @@ jobs=$(nproc)
 # per build): make them part of the compiler's identity.
 case "$CXX" in
   *afl-clang*)
-    export CCACHE_COMPILERCHECK="string:$("$CXX" --version 2>&1 | head -n 1);$(env | grep '^AFL_' | sort | tr '\n' ';')"
+    CCACHE_COMPILERCHECK="string:$("$CXX" --version 2>&1 | head -n 1);$(env | grep '^AFL_' | sort | tr '\n' ';')"
+    export CCACHE_COMPILERCHECK
     ;;
 esac
 generator=()
@@ -66,7 +67,7 @@ else
   else
     # DT_RPATH (not RUNPATH) so that $ORIGIN/lib also serves the copied
     # libraries' own dependencies (libprotobuf's libz).
-    cmake_extra+=(-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags)
+    cmake_extra+=("-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags")
   fi
 fi
 

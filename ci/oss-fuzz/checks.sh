@@ -1,7 +1,9 @@
 # The checks of OSS-Fuzz's bad_build_check and test_all
 # (infra/base-images/base-runner), rewritten for check-build, which sources
 # this file. Each check prints one line: PASS|FAIL CONFIG TARGET CHECK: detail.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154,SC2034
+# Globals shared with check-build: root, work (the work folder), results
+# (set to 1 on any FAIL), logdir (set by check_config).
 
 # Thresholds, as in bad_build_check.
 readonly kMinRuns=4
@@ -27,7 +29,7 @@ report() {
 find_targets() {
   local out=$1 f
   for f in "$out"/*; do
-    [ -f "$f" ] && [ -x "$f" ] || continue
+    if [ ! -f "$f" ] || [ ! -x "$f" ]; then continue; fi
     case "$(basename "$f")" in afl-*) continue ;; esac
     grep -q LLVMFuzzerTestOneInput "$f" 2>/dev/null || continue
     file "$f" | grep -q ELF || continue
