@@ -193,6 +193,25 @@ check_sanitizer_calls() {
   fi
 }
 
+# check_coverage CONFIG OUT TARGET: a coverage build replays its seed corpus
+# and writes a raw profile (what the coverage task merges into its report).
+check_coverage() {
+  local config=$1 out=$2 target=$3 log=$logdir/$3.coverage.log
+  local corpus
+  corpus=$(mktemp -d)
+  mkdir -p "$corpus/in" "$corpus/profile"
+  [ -f "$out/${target}_seed_corpus.zip" ] &&
+    unzip -q -o -d "$corpus/in" "$out/${target}_seed_corpus.zip"
+  if (cd "$out" && LLVM_PROFILE_FILE="$corpus/profile/%m.profraw" \
+        "./$target" -runs=0 "$corpus/in" </dev/null) >"$log" 2>&1 &&
+     [ -n "$(find "$corpus/profile" -name '*.profraw' -size +0)" ]; then
+    report PASS "$config" "$target" coverage "seed corpus replayed, raw profile written"
+  else
+    report FAIL "$config" "$target" coverage "no replay or no profile (log: $log)"
+  fi
+  rm -rf "$corpus"
+}
+
 # check_moved CONFIG OUT OLD_OUT WORK TARGET: after the move, every shared
 # library the target needs resolves, and none from the old $OUT, $WORK or any
 # folder the runner image lacks (only the C/C++ runtime may come from the
@@ -276,7 +295,10 @@ check_config() {
     fi
     check_files "$config" "$out" "$target"
     check_moved "$config" "$out" "$old_out" "$workdir" "$target"
-    if [ "$engine" = libfuzzer ]; then
+    if [ "$sanitizer" = coverage ]; then
+      check_coverage "$config" "$out" "$target"
+      continue
+    elif [ "$engine" = libfuzzer ]; then
       check_libfuzzer "$config" "$out" "$target"
       check_seed_corpus "$config" "$out" "$target"
     else
