@@ -22,3 +22,13 @@ if(FAIRWIRE_SANITIZERS)
   list(JOIN FAIRWIRE_SANITIZERS "," _fairwire_proto_san)
   target_compile_options(fairwire_test_proto PRIVATE -fsanitize=${_fairwire_proto_san})
 endif()
+
+# --- Reference model and record tools (no RapidCheck, no libprotobuf) -------
+add_library(fairwire_wire_model STATIC
+  models/wire_model.cc
+  scenarios/wire_records.cc
+  scenarios/wire_case.cc)
+target_include_directories(fairwire_wire_model PUBLIC
+  ${CMAKE_CURRENT_SOURCE_DIR}/models ${CMAKE_CURRENT_SOURCE_DIR}/scenarios)
+target_compile_features(fairwire_wire_model PUBLIC cxx_std_20)
+target_link_libraries(fairwire_wire_model PRIVATE fairwire_options)
