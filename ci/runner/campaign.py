@@ -230,8 +230,10 @@ class Campaign:
                                   and f.signature.key == key), None)
                     if other:  # the other engine found the same bug
                         other.inputs.append(path)
+                        if s.engine not in other.engines:
+                            other.engines.append(s.engine)
                         continue
-                    groups[key] = Finding(s.target.name, s.engine, sig)
+                    groups[key] = Finding(s.target.name, s.engine, sig, [s.engine])
                 groups[key].inputs.append(path)
             for n, finding in enumerate(groups.values()):
                 if self.interrupt.count > 1:
@@ -302,7 +304,8 @@ class Campaign:
                                        for x in s.samples],
                 "folder": rel(s.work)})
         findings = [{
-            "target": f.target, "engine": f.engine, "kind": f.signature.kind,
+            "target": f.target, "engine": ", ".join(f.engines),
+            "kind": f.signature.kind,
             "signature": f.signature.key, "detail": f.signature.detail,
             "count": len(f.inputs), "inputs": [rel(p) for p in f.inputs],
             "minimised": bool(f.minimised), "shrunk": bool(f.shrunk),
@@ -346,5 +349,5 @@ def _replay_status(target: Target, path: Path) -> int:
 
 def run_campaign(project: Project, args: Any) -> int:
     """The `fuzz run` command."""
-    names = [] if args.all else args.targets
+    names = args.targets  # names given win over --all (ci/fuzz passes --all)
     return Campaign(project, args).run(names)

@@ -69,7 +69,8 @@ def parser() -> argparse.ArgumentParser:
                         "anything new failed, 130 when interrupted, else 0.")
     _common(p)
     p.add_argument("targets", nargs="*", help="target names (or --all)")
-    p.add_argument("--all", action="store_true", help="every target of the build")
+    p.add_argument("--all", action="store_true", help="every target of the "
+                   "build (target names given as well win)")
     p.add_argument("--engine", choices=["libfuzzer", "afl", "both"],
                    default="libfuzzer", help="fuzzing engine (default libfuzzer); "
                    "both: share the jobs and exchange corpora")

@@ -296,26 +296,45 @@ class AflSession(Session):
             if name == "main":
                 time.sleep(0.5)  # let the main create the sync folder first
 
-    def instance_stats(self) -> list[dict[str, float]]:
-        """The latest plot_data row of every instance."""
+    def instance_sample(self, name: str) -> tuple[int, int, int]:
+        """(execs, edges, corpus) of one instance. AFL++ 4.04c rewrites
+        fuzzer_stats and plot_data only about once a minute, so the queue's
+        file names (id:N,...,execs:E) give the live figures in between."""
+        folder = self.sync / name
+        stats = {}
+        if (folder / "fuzzer_stats").is_file():
+            stats = parse_afl_stats((folder / "fuzzer_stats").read_text(errors="replace"))
         rows = []
-        for name in self.instances:
-            plot = self.sync / name / "plot_data"
-            if plot.is_file():
-                data = parse_afl_plot_data(plot.read_text(errors="replace"))
-                if data:
-                    rows.append(data[-1])
-        return rows
+        if (folder / "plot_data").is_file():
+            rows = parse_afl_plot_data((folder / "plot_data").read_text(errors="replace"))
+        row = rows[-1] if rows else {}
+        execs = max(_int(stats.get("execs_done")), int(row.get("total_execs", 0)))
+        edges = max(_int(stats.get("edges_found")), int(row.get("edges_found", 0)))
+        corpus = max(_int(stats.get("corpus_count")), int(row.get("corpus_count", 0)))
+        queue = [f.name for f in (folder / "queue").iterdir()
+                 if f.name.startswith("id:")] if (folder / "queue").is_dir() else []
+        crashes = [f.name for f in (folder / "crashes").glob("id:*")]
+        for n in queue + crashes:
+            m = re.search(r",execs:(\d+)", n)
+            if m:
+                execs = max(execs, int(m.group(1)))
+        corpus = max(corpus, len(queue))
+        return execs, edges, corpus
 
     def poll(self) -> None:
-        """Samples the instances' plot_data (summed execs, max edges)."""
-        rows = self.instance_stats()
-        if not rows:
+        """Samples every instance (summed execs, max edges and corpus), at
+        most every two seconds."""
+        now = time.time()
+        if now - getattr(self, "last_poll", 0.0) < 2 and self.running():
             return
-        execs = int(sum(r.get("total_execs", 0) for r in rows))
-        eps = sum(r.get("execs_per_sec", 0) for r in rows)
-        cov = int(max(r.get("edges_found", 0) for r in rows))
-        corp = int(max(r.get("corpus_count", 0) for r in rows))
+        self.last_poll = now
+        if not self.sync.is_dir():
+            return
+        per = [self.instance_sample(n) for n in self.instances]
+        execs = sum(p[0] for p in per)
+        cov = max(p[1] for p in per)
+        corp = max(p[2] for p in per)
+        eps = execs / self.elapsed() if self.elapsed() > 0 else 0.0
         last = self.last()
         if (execs, cov, corp) != (last.execs, last.coverage, last.corpus):
             self.samples.append(Sample(self.elapsed(), execs, cov, corp, eps))
@@ -342,3 +361,11 @@ class AflSession(Session):
     def new_corpus_files(self) -> int:
         """Queue entries the instances found themselves."""
         return len(self.queue_files())
+
+
+def _int(text: Optional[str]) -> int:
+    """An AFL++ stats number (0 when missing)."""
+    try:
+        return int(float((text or "0").rstrip("%")))
+    except ValueError:
+        return 0

@@ -13,6 +13,10 @@ from typing import Iterable, Optional
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = "fairwire-fuzz-targets.tsv"
 ENGINE_PRESETS = {"libfuzzer": "libfuzzer", "afl": "afl"}
+# The environment CMakePresets.json gives a preset (a plain `cmake --build
+# DIR` does not apply it).
+PRESET_ENV = {"afl": {"AFL_CC_COMPILER": "LLVM", "AFL_LLVM_CONFIG": "llvm-config-14",
+                      "AFL_QUIET": "1"}}
 
 
 class RunnerError(Exception):
@@ -121,7 +125,7 @@ class Project:
         log(f"building {' '.join(cmake_targets)} ({preset})")
         cmd = ["cmake", "--build", str(bdir), "-j", str(self.jobs), "--target",
                *cmake_targets]
-        run_checked(cmd, f"build {preset}")
+        run_checked(cmd, f"build {preset}", PRESET_ENV.get(preset))
 
     def targets(self, preset: str) -> list[Target]:
         """The fuzz targets a build provides, configuring it if needed."""
@@ -173,9 +177,11 @@ class Project:
         return chosen
 
 
-def run_checked(cmd: list[str], what: str) -> None:
+def run_checked(cmd: list[str], what: str,
+                env: Optional[dict[str, str]] = None) -> None:
     """Runs a build command, streaming its output; RunnerError on failure."""
-    result = subprocess.run(cmd, cwd=REPO, stdout=sys.stderr)
+    result = subprocess.run(cmd, cwd=REPO, stdout=sys.stderr,
+                            env={**os.environ, **(env or {})})
     if result.returncode != 0:
         raise RunnerError(f"{what} failed (exit {result.returncode}): "
                           f"{' '.join(cmd)}")

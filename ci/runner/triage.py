@@ -170,8 +170,9 @@ class Finding:
     """One group of failing inputs with the same signature."""
 
     target: str
-    engine: str
+    engine: str  # the engine whose input was triaged
     signature: Signature
+    engines: list[str] = field(default_factory=list)  # every engine that found it
     inputs: list[Path] = field(default_factory=list)
     minimised: Optional[Path] = None
     shrunk: Optional[Path] = None
