@@ -262,7 +262,7 @@ class Campaign:
         print(f"\n== {f.target}: {f.signature.kind} "
               f"({'NEW' if f.new else 'known'}, found by {f.engine}, "
               f"{len(f.inputs)} input(s))")
-        print(f"   {f.signature.detail}")
+        print(f"   {f.final_detail or f.signature.detail}")
         if f.signature.frames:
             print(f"   at {' < '.join(f.signature.frames)}")
         print("   scenario:")
@@ -306,7 +306,8 @@ class Campaign:
         findings = [{
             "target": f.target, "engine": ", ".join(f.engines),
             "kind": f.signature.kind,
-            "signature": f.signature.key, "detail": f.signature.detail,
+            "signature": f.signature.key,
+            "detail": f.final_detail or f.signature.detail,
             "count": len(f.inputs), "inputs": [rel(p) for p in f.inputs],
             "minimised": bool(f.minimised), "shrunk": bool(f.shrunk),
             "final_size": f.final.stat().st_size if f.final else 0,

@@ -183,6 +183,7 @@ class Finding:
     fails_on_regression: bool = False
     repro: list[str] = field(default_factory=list)
     note: str = ""
+    final_detail: str = ""  # what the saved (minimal) input violates
 
 
 def short_hash(data: bytes) -> str:
@@ -217,6 +218,9 @@ def triage_group(finding: Finding, target: Target, work: Path,
                 finding.note += "scenario shrink changed the failure; kept the input. "
     finding.final = current
     finding.description = describe(target, current)
+    final_sig = signature_of(target, finding.engine, current)
+    if final_sig is not None:
+        finding.final_detail = final_sig.detail
     data = current.read_bytes()
     if key in known:
         finding.new = False
