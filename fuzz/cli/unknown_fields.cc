@@ -142,7 +142,9 @@ void AppendRecords(const std::vector<Record>& records, int budget, int indent,
     *out += std::to_string(record.number);
     switch (record.wire_type) {
       case 0:
-        *out += ": " + std::to_string(record.value) + "\n";
+        *out += ": ";
+        *out += std::to_string(record.value);
+        *out += '\n';
         break;
       case 1:
       case 5: {
@@ -164,7 +166,9 @@ void AppendRecords(const std::vector<Record>& records, int budget, int indent,
           AppendIndent(indent, out);
           *out += "}\n";
         } else {
-          *out += ": \"" + CEscape(record.bytes) + "\"\n";
+          *out += ": \"";
+          *out += CEscape(record.bytes);
+          *out += "\"\n";
         }
         break;
       }
