@@ -27,8 +27,17 @@ endif()
 add_library(fairwire_wire_model STATIC
   models/wire_model.cc
   scenarios/wire_records.cc
-  scenarios/wire_case.cc)
+  scenarios/wire_case.cc
+  scenarios/wire_schema_case.cc)
 target_include_directories(fairwire_wire_model PUBLIC
   ${CMAKE_CURRENT_SOURCE_DIR}/models ${CMAKE_CURRENT_SOURCE_DIR}/scenarios)
 target_compile_features(fairwire_wire_model PUBLIC cxx_std_20)
 target_link_libraries(fairwire_wire_model PRIVATE fairwire_options)
+
+# --- RapidCheck property suite (the oracle lives in fuzz/oracle) -----------
+if(FAIRWIRE_BUILD_TESTS)
+  fairwire_add_property_test(wire_properties
+    SOURCES wire/wire_properties_test.cc wire/wire_gen.cc
+    LIBRARIES fairwire_oracle fairwire_wire_model)
+  target_include_directories(wire_properties PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/wire)
+endif()

@@ -1,0 +1,25 @@
+// RapidCheck generators for the wire suite: typed messages of a model schema
+// (values valid for their kind, closed-enum values inside their enum, proto3
+// strings valid UTF-8, unknown records of numbers the type does not use) and
+// encoding variants. They shrink through rc::gen::exec.
+#ifndef FAIRWIRE_PROPERTIES_WIRE_WIRE_GEN_H_
+#define FAIRWIRE_PROPERTIES_WIRE_WIRE_GEN_H_
+
+#include <rapidcheck.h>
+
+#include "wire_case.h"
+#include "wire_model.h"
+
+namespace fairwire::wire::gen {
+
+// A message of type `type` in `*schema` (which must outlive the generator);
+// nested messages stop at `max_depth`.
+rc::Gen<model::Message> Message(const model::Schema* schema, int type,
+                                int max_depth = 3);
+
+// One of scenario::AllVariants().
+rc::Gen<scenario::Variant> Variant();
+
+}  // namespace fairwire::wire::gen
+
+#endif  // FAIRWIRE_PROPERTIES_WIRE_WIRE_GEN_H_
