@@ -41,3 +41,14 @@ if(FAIRWIRE_BUILD_TESTS)
     LIBRARIES fairwire_oracle fairwire_wire_model)
   target_include_directories(wire_properties PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/wire)
 endif()
+
+# --- Seed corpora: the committed generator and its up-to-date check ---------
+# Regenerate: wire_make_seeds --write corpus   (from the source root)
+add_executable(wire_make_seeds ${PROJECT_SOURCE_DIR}/corpus/gen/wire_make_seeds.cc)
+target_link_libraries(wire_make_seeds PRIVATE fairwire_oracle fairwire_wire_model
+                                              fairwire_options)
+if(FAIRWIRE_BUILD_TESTS)
+  add_test(NAME corpus.wire_seeds_up_to_date
+           COMMAND wire_make_seeds --check ${PROJECT_SOURCE_DIR}/corpus)
+  set_tests_properties(corpus.wire_seeds_up_to_date PROPERTIES LABELS corpus)
+endif()
