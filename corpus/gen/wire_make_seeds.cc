@@ -307,7 +307,7 @@ void SchemaDiffSeeds(Files& files) {
     std::vector<FieldSpec> kinds;
     // Every kind, singular then repeated (packed alternating).
     const std::uint32_t numbers[] = {1,  2,  3,  4,  5,   6,    7,    8,    9,
-                                     10, 15, 16, 17, 100, 2047, 2048, 19000};
+                                     10, 15, 16, 17, 100, 2047, 2048, 20000};
     for (int k = 0; k < model::kKindCount; ++k) {
       FieldSpec f;
       f.number = numbers[k];

@@ -10,7 +10,7 @@ namespace {
 // Field numbers a schema draws from: small, two-byte and five-byte tags.
 constexpr std::uint32_t kNumbers[] = {
     1,  2,  3,  4,   5,    6,    7,     8,      9,      10,
-    15, 16, 17, 100, 2047, 2048, 19000, 262143, 262144, 536870911};
+    15, 16, 17, 100, 2047, 2048, 20000, 262143, 262144, 536870911};
 constexpr std::size_t kNumberCount = std::size(kNumbers);
 
 std::int32_t EnumValue(std::uint8_t b) {
