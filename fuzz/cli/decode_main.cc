@@ -7,7 +7,9 @@
 // decodes stdin with fairwire::wire::Decode and prints the message in text
 // format, byte-for-byte as protoc --decode would. Exit status: 0 printed,
 // 1 input rejected (reason and byte offset on stderr), 2 usage or schema
-// error.
+// error (including group fields, which fairwire::wire has no kind for),
+// 3 input that fairwire cannot print as protoc would (several members of one
+// oneof set).
 #include <google/protobuf/compiler/importer.h>
 #include <unistd.h>
 
@@ -31,6 +33,7 @@ namespace gpb = google::protobuf;
 
 constexpr int kExitRejected = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitUnsupported = 3;
 
 constexpr const char* kUsage =
     "usage: fairwire-decode --proto F.proto [-I DIR]... --type pkg.Msg "
@@ -141,6 +144,55 @@ std::optional<std::string> VirtualName(gpb::compiler::DiskSourceTree& tree,
   return std::nullopt;
 }
 
+// Map-entry types and enum defaults, for the printer.
+TextFormatOptions OptionsFor(const protobuf::DescriptorSchema& built) {
+  TextFormatOptions options;
+  for (const gpb::Descriptor* message : built.messages) {
+    options.map_entry.push_back(message->options().map_entry());
+  }
+  for (const gpb::EnumDescriptor* type : built.enums) {
+    options.enum_default.push_back(type->value(0)->number());
+  }
+  return options;
+}
+
+// The full name of a oneof of `message` (or of a message inside it) with
+// more than one member set, or "". fairwire::wire keeps every member it
+// reads; libprotobuf keeps only the last, which the decoded message cannot
+// tell.
+std::string OneofWithSeveralMembers(const protobuf::DescriptorSchema& built,
+                                    const Message& message) {
+  const gpb::Descriptor& type =
+      *built.messages[static_cast<std::size_t>(message.message_index())];
+  const MessageDef& def = message.def();
+  auto index_of = [&](const gpb::FieldDescriptor& field) {
+    const FieldDef* found = built.schema.FindField(
+        message.message_index(), static_cast<std::uint32_t>(field.number()));
+    return static_cast<std::size_t>(found - def.fields.data());
+  };
+  auto set = [&](std::size_t index) {
+    return std::visit([](const auto& values) { return !values.empty(); },
+                      message.values(index));
+  };
+  for (int o = 0; o < type.real_oneof_decl_count(); ++o) {
+    const gpb::OneofDescriptor& oneof =
+        *type.oneof_decl(o);  // real ones come first
+    int members_set = 0;
+    for (int f = 0; f < oneof.field_count(); ++f) {
+      if (set(index_of(*oneof.field(f)))) ++members_set;
+    }
+    if (members_set > 1) return oneof.full_name();
+  }
+  for (std::size_t i = 0; i < def.fields.size(); ++i) {
+    if (def.fields[i].kind != FieldKind::kMessage) continue;
+    for (const Message& child : message.Get<Message>(i)) {
+      std::string found = OneofWithSeveralMembers(built, child);
+      if (!found.empty()) return found;
+    }
+  }
+  return "";
+}
+
 int Run(int argc, char** argv) {
   std::optional<Options> options = ParseArgs(argc, argv);
   if (!options) return kExitUsage;
@@ -176,8 +228,15 @@ int Run(int argc, char** argv) {
     std::cerr << "Failed to parse input: " << ToString(status) << "\n";
     return kExitRejected;
   }
+  const std::string oneof = OneofWithSeveralMembers(*built, message);
+  if (!oneof.empty()) {
+    std::cerr << "fairwire-decode: oneof " << oneof
+              << " has several members set; fairwire::wire keeps them all, "
+                 "protoc would print only the last (not supported)\n";
+    return kExitUnsupported;
+  }
   std::string text;
-  if (!AppendTextFormat(message, 0, &text)) {
+  if (!AppendTextFormat(message, 0, &text, OptionsFor(*built))) {
     std::cerr << "fairwire-decode: decoder kept malformed unknown fields\n";
     return kExitRejected;
   }

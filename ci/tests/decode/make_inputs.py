@@ -2,7 +2,8 @@
 """Writes the hand-made binary inputs of the decode test (inputs/*.bin).
 
 Each input is named <Type>.<what it holds>.bin, Type one of the fixed test
-messages of properties/proto (AllKinds, AllKinds3, Nested, Nested3). They hold
+messages of properties/proto (AllKinds, AllKinds3, Nested, Nested3) or of
+protos/ (Extra2, Extra3; see compare.sh). They hold
 what protoc --encode cannot make from text: unknown fields, closed-enum values
 outside the enum, packed records for fields declared unpacked and the reverse,
 overlong varints, wrong wire types, and inputs that must be rejected.
@@ -152,6 +153,31 @@ INPUTS = {
     "Nested3.open_enum_values_and_nested_unknown":
         packed_varints(3, [0, 1, 2, 3, (1 << 64) - 5, (1 << 32) + 1]) +
         ld(4, v(1, 1) + v(9, 9)),
+    # --- extra schemas (ci/tests/decode/protos): maps, oneofs ----------------
+    "Extra3.map_entries_with_missing_key_or_value_and_duplicates": b"".join([
+        ld(1, ld(1, b"k") + v(2, 1)), ld(1, v(2, 5)), ld(1, ld(1, b"k")),
+        ld(1, b""), ld(1, ld(1, b"k") + v(2, 2) + v(3, 99)),
+        ld(2, v(1, 3)), ld(2, ld(2, ld(1, b"x"))), ld(2, v(1, 3) + ld(2, b"")),
+        ld(3, v(1, 1)), ld(4, v(1, 1)), ld(5, f64(2, U("<d", 1.0))),
+        ld(15, v(2, 1) + v(1, 5) + v(1, 6)), ld(15, v(1, 6) + v(2, 7)),
+    ]),
+    "Extra3.map_entry_fields_in_reverse_order_and_repeated":
+        ld(1, v(2, 3) + ld(1, b"b") + ld(1, b"a")) +
+        ld(7, f64(1, U("<q", -3)) + v(2, 9)),
+    "Extra3.oneof_member_repeated_keeps_last_value":
+        v(8, 1) + v(8, 2),
+    "Extra3.oneof_message_member_merges": ld(10, ld(1, b"a")) + ld(10, v(2, 9)),
+    "Extra2.closed_enum_in_map_value_and_proto3_enum_in_proto2_field":
+        v(1, 1) + ld(4, ld(1, b"x") + v(2, 5)) + ld(4, ld(1, b"y") + v(2, 1)) +
+        v(8, 7) + v(8, 1) + packed_varints(9, [0, 3, 2]) + v(9, 8) +
+        ld(10, ld(3, v(1, 1) + v(2, 77))),
+    "Extra2.enum_alias_prints_first_name_and_closed_unknowns":
+        v(1, 1) + v(2, 1) + packed_varints(3, [1, 5, (1 << 64) - 2]) + v(3, 3),
+    "Extra2.unsupported.oneof_two_members_set": v(1, 1) + v(6, 1) + ld(7, b""),
+    "Extra3.unsupported.oneof_member_then_another": v(8, 1) + ld(9, b"t"),
+    "Extra3.unsupported.oneof_conflict_inside_map_value":
+        ld(2, v(1, 1) + ld(2, v(2, 1))) + ld(13, b"") +
+        ld(10, ld(1, b"a")) + v(8, 0),
     # --- rejected by both -----------------------------------------------------
     "AllKinds.reject.truncated_varint": tag(1, VARINT) + b"\x80",
     "AllKinds.reject.truncated_fixed64": tag(10, I64) + b"\x00" * 7,
