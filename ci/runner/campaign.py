@@ -288,10 +288,7 @@ class Campaign:
         for s in self.sessions:
             last = s.last()
             paths = sorted({rel(p) for p, _ in self.saved.get(s.key, [])})
-            elapsed = max(1e-9, min(s.elapsed(), max(self.args.time, 1)))
-            eps = last.execs / elapsed if s.engine == "libfuzzer" else last.execs_per_sec
-            if s.engine == "afl" and last.execs and s.elapsed():
-                eps = last.execs / s.elapsed()
+            eps = last.execs / s.elapsed() if s.elapsed() > 0 else 0.0
             sessions.append({
                 "target": s.target.name, "engine": s.engine, "jobs": s.jobs,
                 "execs": last.execs, "execs_per_sec": eps,

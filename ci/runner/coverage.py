@@ -7,6 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from .corpus import campaign_corpus_dirs
 from .project import REPO, Project, RunnerError, log, rel
 
 
@@ -20,9 +21,9 @@ def run_coverage(project: Project, names: list[str], extra: list[Path],
     for old in profiles.glob("*.profraw"):
         old.unlink()
     for t in targets:
-        inputs = [project.corpus_dir(t.name)] + [
-            p for p in (e / t.name if (e / t.name).is_dir() else e for e in extra)
-            if p.exists()]
+        inputs = [project.corpus_dir(t.name)]
+        for campaign in extra:
+            inputs += campaign_corpus_dirs(campaign / t.name)
         inputs = [str(p) for p in inputs if p.exists()]
         if not inputs:
             log(f"{t.name}: no corpus; skipped")
@@ -57,27 +58,14 @@ def run_coverage(project: Project, names: list[str], extra: list[Path],
 
 
 def _line_and_branch(report: str) -> str:
-    """Keeps the file name, line and branch columns of an llvm-cov report."""
-    lines = report.splitlines()
-    header = next((l for l in lines if l.startswith("Filename")), None)
-    if header is None:
-        return report
-    cols = header.split()
-    out = [f"{'file':<60} {'lines':>7} {'missed':>7} {'cover':>7} "
-           f"{'branches':>8} {'missed':>7} {'cover':>7}"]
-    for l in lines:
-        parts = l.split()
-        if not parts or l.startswith(("Filename", "-")) or len(parts) != len(cols):
+    """Keeps the file name, line and branch columns of an llvm-cov report
+    (its rows are: file, 3 region, 3 function, 3 line, 3 branch columns)."""
+    out = [f"{'file (core/)':<44} {'lines':>7} {'missed':>7} {'cover':>8} "
+           f"{'branches':>8} {'missed':>7} {'cover':>8}"]
+    for row in report.splitlines():
+        parts = row.split()
+        if len(parts) != 13 or row.startswith("Filename"):
             continue
-        row = dict(zip(cols, parts))
-        # llvm-cov's header repeats Missed/Cover names: index by position.
-        idx = {name: [i for i, c in enumerate(cols) if c == name] for name in set(cols)}
-        lines_i = cols.index("Lines")
-        br_i = cols.index("Branches") if "Branches" in cols else None
-        name = parts[0]
-        out.append(f"{name[-60:]:<60} {parts[lines_i]:>7} {parts[lines_i + 1]:>7} "
-                   f"{parts[lines_i + 2]:>7} "
-                   + (f"{parts[br_i]:>8} {parts[br_i + 1]:>7} {parts[br_i + 2]:>7}"
-                      if br_i is not None else ""))
-        del row, idx
+        out.append(f"{parts[0][-44:]:<44} {parts[7]:>7} {parts[8]:>7} {parts[9]:>8} "
+                   f"{parts[10]:>8} {parts[11]:>7} {parts[12]:>8}")
     return "\n".join(out)

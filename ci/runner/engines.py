@@ -116,6 +116,7 @@ class Session:
     dict_file: Optional[Path]
     samples: list[Sample] = field(default_factory=list)
     started: float = 0.0
+    ended: float = 0.0  # when its last process was seen stopped
     deadline: float = 0.0
     procs: list[subprocess.Popen] = field(default_factory=list)
     stopping: bool = False
@@ -130,7 +131,12 @@ class Session:
 
     def running(self) -> bool:
         """Whether any of the session's processes is still alive."""
-        return any(p.poll() is None for p in self.procs)
+        alive = any(p.poll() is None for p in self.procs)
+        if not alive and self.started and not self.ended:
+            self.ended = time.time()
+        elif alive:
+            self.ended = 0.0
+        return alive
 
     def _spawn(self, cmd: list[str], log_path: Path,
                env: Optional[dict[str, str]] = None) -> subprocess.Popen:
@@ -159,8 +165,10 @@ class Session:
                 p.wait()
 
     def elapsed(self) -> float:
-        """Seconds since the session started."""
-        return time.time() - self.started if self.started else 0.0
+        """Seconds the session has been fuzzing (frozen once it ended)."""
+        if not self.started:
+            return 0.0
+        return (self.ended or time.time()) - self.started
 
     def last(self) -> Sample:
         """The latest sample (zeros before the first)."""
