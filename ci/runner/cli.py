@@ -165,8 +165,10 @@ def list_targets(project: Project, args: argparse.Namespace) -> int:
         info = subprocess.run([str(t.replay), "--info"], stdout=subprocess.PIPE,
                               text=True).stdout.strip().split("\t")
         summary = info[1] if len(info) > 1 else "?"
-        seeds = len(corpus_files(project.corpus_dir(t.name), False))
-        regs = len(corpus_files(project.regressions_dir(t.name)))
+        seeds = len([f for f in corpus_files(project.corpus_dir(t.name), False)
+                     if f.name != "README"])
+        regs = len([f for f in corpus_files(project.regressions_dir(t.name))
+                    if f.name != "README"])
         rows.append((t.name, str(seeds), str(regs),
                      "yes" if project.dict_file(t.name) else "no", summary))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]

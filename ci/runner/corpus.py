@@ -1,7 +1,9 @@
 """`fairwire fuzz cmin` and `run --update-corpus`: merge what a campaign
-found into corpus/<target>/ with libFuzzer -merge=1, which keeps every input
-that adds coverage over the corpus and no other. Existing files are never
-removed or renamed; regressions/ is never touched."""
+found into corpus/<target>/found/ with libFuzzer -merge=1, which keeps every
+input that adds coverage (libFuzzer features) over the whole corpus and no
+other. Existing files are never removed or renamed; the generated seeds at
+the top of corpus/<target>/ and regressions/ are never touched (the seed
+generators' up-to-date checks look only at the top-level files)."""
 from __future__ import annotations
 
 import shutil
@@ -33,10 +35,10 @@ def campaign_corpus_dirs(target_folder: Path) -> list[Path]:
 
 def merge_into_corpus(project: Project, target: Target, sources: list[Path],
                       timeout: int = 600) -> list[Path]:
-    """Adds to corpus/<target>/ the minimal subset of the inputs under
+    """Adds to corpus/<target>/found/ the subset of the inputs under
     `sources` that adds coverage (libFuzzer -merge=1 against the whole
-    current corpus, regressions included). Files are named found-<sha1>.
-    Returns the files added."""
+    current corpus, regressions included), named by content hash.
+    Returns the files added (in corpus/<target>/found/)."""
     if not target.fuzzer or not target.fuzzer.is_file():
         raise RunnerError(f"{target.name}: cmin needs the libFuzzer build")
     dest = project.corpus_dir(target.name)
@@ -66,12 +68,13 @@ def merge_into_corpus(project: Project, target: Target, sources: list[Path],
             tail = "\n".join(r.stdout.decode(errors="replace").splitlines()[-10:])
             raise RunnerError(f"{target.name}: merge failed:\n{tail}")
         added = []
-        dest.mkdir(parents=True, exist_ok=True)
+        found = dest / "found"
+        found.mkdir(parents=True, exist_ok=True)
         for f in sorted(base.iterdir()):
             if f.name not in existing:
-                out = dest / f"found-{f.name[:16]}"
+                out = found / f.name[:16]
                 shutil.copyfile(f, out)
                 added.append(out)
         log(f"{target.name}: {len(added)} of {candidates} new input(s) add coverage; "
-            f"added to {rel(dest)}")
+            f"added to {rel(found)}")
         return added

@@ -191,6 +191,18 @@ def short_hash(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()[:8]
 
 
+def note_regression(regressions: Path, finding: Finding) -> None:
+    """Appends the regression's one-line comment to regressions/README."""
+    readme = regressions / "README"
+    if not readme.exists():
+        readme.write_text(f"Inputs that once made {finding.target} fail, one line each: "
+                          "file name, then what it found.\n")
+    detail = (finding.final_detail or finding.signature.detail).replace("\n", " ")
+    with readme.open("a") as f:
+        f.write(f"{finding.regression.name}: {detail[:300]} (found by fairwire fuzz "
+                f"run, {finding.engine})\n")
+
+
 def triage_group(finding: Finding, target: Target, work: Path,
                  regressions: Path, known: dict[str, Path], quick: bool = False) -> None:
     """Minimises, shrinks, describes and saves one finding (in place)."""
@@ -235,6 +247,7 @@ def triage_group(finding: Finding, target: Target, work: Path,
         regressions.mkdir(parents=True, exist_ok=True)
         finding.regression = regressions / f"{finding.signature.slug}-{short_hash(data)}"
         finding.regression.write_bytes(data)
+        note_regression(regressions, finding)
         log(f"regression saved: {rel(finding.regression)}")
     status, _ = run_input(target, finding.engine, finding.regression)
     finding.fails_on_regression = status != 0

@@ -81,8 +81,11 @@ class BrokenVarintCampaign(unittest.TestCase):
         self.assertEqual(finding["final_size"], 8)
 
     def test_regression_fails_on_broken_copy_and_passes_on_fixed(self) -> None:
-        regs = list((self.corpus / "runner_selftest" / "regressions").iterdir())
+        folder = self.corpus / "runner_selftest" / "regressions"
+        regs = [p for p in folder.iterdir() if p.name != "README"]
         self.assertEqual(len(regs), 1)
+        readme = (folder / "README").read_text()
+        self.assertIn(f"{regs[0].name}: varint-roundtrip: 4611686018427387904", readme)
         self.assertTrue(regs[0].name.startswith("varint-roundtrip-"))
         broken = subprocess.run([str(ARGS.broken_replay), str(regs[0])],
                                 stdout=subprocess.DEVNULL)
