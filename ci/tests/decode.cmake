@@ -4,7 +4,8 @@ if(TARGET fairwire-decode AND Protobuf_PROTOC_EXECUTABLE)
   add_test(NAME decode.matches_protoc
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/decode/compare.sh
                    $<TARGET_FILE:fairwire-decode> ${Protobuf_PROTOC_EXECUTABLE}
-                   ${PROJECT_SOURCE_DIR})
+                   ${PROJECT_SOURCE_DIR}
+                   $<$<TARGET_EXISTS:fairwire-export-schema-case>:$<TARGET_FILE:fairwire-export-schema-case>>)
   set_tests_properties(decode.matches_protoc PROPERTIES LABELS "unit;decode" TIMEOUT 900)
 endif()
 

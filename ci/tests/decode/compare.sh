@@ -3,7 +3,7 @@
 # any difference, printing a diff. Both must accept and print byte-for-byte
 # the same text, or both must reject (then only the rejection is compared).
 #
-#   compare.sh FAIRWIRE_DECODE PROTOC SOURCE_DIR
+#   compare.sh FAIRWIRE_DECODE PROTOC SOURCE_DIR [EXPORT_SCHEMA_CASE]
 #
 # Inputs, against the fixed schemas of properties/proto (AllKinds, Nested:
 # fairwire_test.proto; AllKinds3, Nested3: fairwire_test3.proto) and the
@@ -19,10 +19,16 @@
 #   corpus/wire_decode_diff/**                the first byte modulo 4 picks
 #                                             AllKinds, AllKinds3, Nested,
 #                                             Nested3; the rest is the payload
+#   corpus/wire_packed_unpacked/**            the first byte even: AllKinds,
+#                                             odd: AllKinds3; the rest is the
+#                                             payload (as the input gave it)
+#   corpus/wire_schema_diff/**                schema and payload exported by
+#                                             EXPORT_SCHEMA_CASE (when given)
 set -u
 decode=$1
 protoc=$2
 src=$3
+export_schema_case=${4:-}
 proto_dir=$src/properties/proto
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -36,6 +42,10 @@ unsupported=0
 # schema_of TYPE: sets proto_dir, proto and full_type for a type name.
 schema_of() {
   case $1 in
+    SchemaCase)
+      proto_dir=$work/sd
+      proto=fairwire_sd.proto
+      full_type=$schema_case_type ;;
     Extra2 | Extra3)
       proto_dir=$src/ci/tests/decode/protos
       proto=$(echo "$1" | tr E e).proto
@@ -123,18 +133,41 @@ for bin in "$src"/ci/tests/decode/inputs/*.bin; do
   compare "$base" "${base%%.*}" "$bin"
 done
 
+# corpus_files TARGET: the target's corpus files (seeds and regressions).
+corpus_files() {
+  [ -d "$src/corpus/$1" ] || return 0
+  find "$src/corpus/$1" -type f ! -name 'README*' ! -name '*.md' -print0 |
+    sort -z
+}
+
+first_byte() {
+  if [ -s "$1" ]; then od -An -tu1 -N1 "$1" | tr -d ' '; else echo 0; fi
+}
+
 types=(AllKinds AllKinds3 Nested Nested3)
-if [ -d "$src/corpus/wire_decode_diff" ]; then
+while IFS= read -r -d '' file; do
+  tail -c +2 "$file" > "$work/payload.bin"
+  compare "${file#"$src"/}" "${types[$(($(first_byte "$file") % 4))]}" \
+      "$work/payload.bin"
+done < <(corpus_files wire_decode_diff)
+
+roots=(AllKinds AllKinds3)
+while IFS= read -r -d '' file; do
+  tail -c +2 "$file" > "$work/payload.bin"
+  compare "${file#"$src"/}" "${roots[$(($(first_byte "$file") % 2))]}" \
+      "$work/payload.bin"
+done < <(corpus_files wire_packed_unpacked)
+
+if [ -n "$export_schema_case" ]; then
   while IFS= read -r -d '' file; do
-    case $(basename "$file") in README* | *.md | *.txt) continue ;; esac
-    if [ ! -s "$file" ]; then
-      first=0
-    else
-      first=$(od -An -tu1 -N1 "$file" | tr -d ' ')
+    rm -rf "$work/sd" && mkdir "$work/sd"
+    if ! schema_case_type=$("$export_schema_case" "$file" "$work/sd"); then
+      echo "FAIL ${file#"$src"/}: cannot export its schema"
+      failures=$((failures + 1))
+      continue
     fi
-    tail -c +2 "$file" > "$work/payload.bin"
-    compare "${file#"$src"/}" "${types[$((first % 4))]}" "$work/payload.bin"
-  done < <(find "$src/corpus/wire_decode_diff" -type f -print0 | sort -z)
+    compare "${file#"$src"/}" SchemaCase "$work/sd/payload.bin"
+  done < <(corpus_files wire_schema_diff)
 fi
 
 echo "decode: $total inputs, $accepted printed identically, $rejected rejected by both, $unsupported known unsupported, $failures differences"
