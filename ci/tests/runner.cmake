@@ -75,7 +75,7 @@ if(FAIRWIRE_BUILD_FUZZERS AND NOT FAIRWIRE_FUZZ_ENGINE STREQUAL "external")
                      --targets-file ${CMAKE_BINARY_DIR}/fairwire-selftest-targets.tsv
                      --broken-replay $<TARGET_FILE:runner_selftest_replay>
                      --fixed-replay $<TARGET_FILE:runner_selftest_fixed_replay>
-                     --work ${CMAKE_CURRENT_BINARY_DIR}/runner_selftest)
+                     --work ${CMAKE_CURRENT_BINARY_DIR}/runner_selftest_work)
     set_tests_properties(runner.finds_shrinks_and_saves_broken_varint PROPERTIES
                          LABELS runner TIMEOUT 180 RUN_SERIAL ON)
   endif()
