@@ -4,8 +4,10 @@
 // unpacked, pad a varint or a length, insert an unknown field, insert a known
 // field with a random value, or remove a record; otherwise (and when the
 // chosen one does not apply) libFuzzer's own byte-level LLVMFuzzerMutate.
+// With FAIRWIRE_NO_CUSTOM_MUTATOR set, only LLVMFuzzerMutate.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -240,7 +242,11 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data,
                                                unsigned int seed) {
   using namespace fairwire::fuzz;  // NOLINT: one entry point
   Rng rng(seed);
-  if (size == 0 || rng() % 3 == 0) {
+  // FAIRWIRE_NO_CUSTOM_MUTATOR=1: byte-level mutations only (to measure what
+  // the record-level ones add).
+  static const bool disabled =
+      std::getenv("FAIRWIRE_NO_CUSTOM_MUTATOR") != nullptr;
+  if (disabled || size == 0 || rng() % 3 == 0) {
     return LLVMFuzzerMutate != nullptr ? LLVMFuzzerMutate(data, size, max_size)
                                        : size;
   }
