@@ -16,8 +16,13 @@ namespace fairwire::poll {
 namespace {
 
 constexpr std::array<std::string_view, kProtocolNameCount> kProtocolNames = {
-    "/ipfs/ping/1.0.0", "/ipfs/id/1.0.0", "/ipfs/kad/1.0.0", "/meshsub/1.1.0",
-    "/libp2p/circuit/relay/0.2.0/hop", "/libp2p/dcutr", "/noise",
+    "/ipfs/ping/1.0.0",
+    "/ipfs/id/1.0.0",
+    "/ipfs/kad/1.0.0",
+    "/meshsub/1.1.0",
+    "/libp2p/circuit/relay/0.2.0/hop",
+    "/libp2p/dcutr",
+    "/noise",
     "/yamux/1.0.0"};
 
 // Reads bytes in order; past the end every byte is 0.
@@ -119,8 +124,8 @@ PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
     for (Outcome& o : child.outcomes) {
       const std::uint8_t b = in.Next();
       o.kind = static_cast<OutcomeKind>((b & 7) % kOutcomeKindCount);
-      o.event = o.kind == OutcomeKind::kReady ? static_cast<std::uint8_t>(b >> 3)
-                                              : 0;
+      o.event =
+          o.kind == OutcomeKind::kReady ? static_cast<std::uint8_t>(b >> 3) : 0;
     }
     for (std::uint8_t& p : child.protocols) {
       p = static_cast<std::uint8_t>(in.Next() % kProtocolNameCount);
@@ -147,8 +152,8 @@ std::vector<std::uint8_t> EncodePollScript(const PollScript& s) {
                                             (child.protocols.size() << 5)));
     for (const Outcome& o : child.outcomes) {
       const int event = o.kind == OutcomeKind::kReady ? o.event : 0;
-      out.push_back(static_cast<std::uint8_t>(static_cast<int>(o.kind) |
-                                              (event << 3)));
+      out.push_back(
+          static_cast<std::uint8_t>(static_cast<int>(o.kind) | (event << 3)));
     }
     for (std::uint8_t p : child.protocols) out.push_back(p);
   }
@@ -213,7 +218,8 @@ std::vector<PollScript> ShrinkPollScript(const PollScript& s) {
     for (std::size_t i = 0; i < s.children.size(); ++i) {
       PollScript c = s;
       c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(i));
-      std::erase_if(c.wakes, [&](const ExternalWake& w) { return w.child == i; });
+      std::erase_if(c.wakes,
+                    [&](const ExternalWake& w) { return w.child == i; });
       for (ExternalWake& w : c.wakes) {
         if (w.child > i) --w.child;
       }

@@ -1,0 +1,36 @@
+# The poll side of properties/: the reference model, the PollScript scenario
+# (byte codec, printer, shrinker), the harness that drives the real
+# composites and the ten property checks. fairwire_props_poll links no
+# RapidCheck: the poll_schedule fuzz target uses it too.
+add_library(fairwire_props_poll STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/scenarios/poll_script.cc
+  ${CMAKE_CURRENT_LIST_DIR}/models/poll_model.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_checks.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_runners.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_priority.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_sticky.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_round_robin.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_budgeted2.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_budgeted3.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_random_start.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_nested.cc)
+target_include_directories(fairwire_props_poll PUBLIC
+  ${CMAKE_CURRENT_LIST_DIR}/scenarios
+  ${CMAKE_CURRENT_LIST_DIR}/models
+  ${CMAKE_CURRENT_LIST_DIR}/poll)
+target_link_libraries(fairwire_props_poll PUBLIC fairwire_poll PRIVATE fairwire_options)
+
+if(FAIRWIRE_BUILD_TESTS)
+  # One RapidCheck property per DESIGN.md item 1..10, for Select and
+  # SelectAll over every policy; the rc::state model-based test; the
+  # negative tests (starvation found and shrunk, off-by-one cursor caught).
+  fairwire_add_property_test(poll_properties
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/poll/poll_properties_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/poll/poll_stateful_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/poll/poll_negative_test.cc
+    LIBRARIES fairwire_props_poll)
+  # The scenario codec, printer and shrinker, and the model on fixed cases.
+  fairwire_add_unit_test(poll_scenario_test
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/poll/poll_scenario_test.cc
+    LIBRARIES fairwire_props_poll)
+endif()

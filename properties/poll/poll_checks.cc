@@ -1,0 +1,496 @@
+// The ten poll properties over an observed run and the model's run.
+#include "poll_checks.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace fairwire::poll {
+namespace {
+
+using Violation = std::optional<std::string>;
+
+std::string List(const std::vector<std::size_t>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ' ';
+    out += std::to_string(items[i]);
+  }
+  return out + "]";
+}
+
+std::vector<std::size_t> Children(const std::vector<PollRecord>& polls) {
+  std::vector<std::size_t> out;
+  for (const PollRecord& r : polls) out.push_back(r.child);
+  return out;
+}
+
+std::string ResultText(CallResult result, std::size_t tag, std::uint8_t event) {
+  switch (result) {
+    case CallResult::kReady:
+      return "Ready(child " + std::to_string(tag) + ", event " +
+             std::to_string(event) + ")";
+    case CallResult::kPending:
+      return "Pending";
+    case CallResult::kDone:
+      return "Done";
+    case CallResult::kThrew:
+      return "threw";
+  }
+  return "?";
+}
+
+// "name: <composite> call t: what".
+std::string Fail(PollProperty p, const Observation& o, std::size_t call,
+                 const std::string& what) {
+  return std::string(PropertyName(p)) + ": " + o.composite + " call " +
+         std::to_string(call) + ": " + what;
+}
+
+bool HasThrow(const PollScript& s) {
+  for (const ChildScript& c : s.children) {
+    for (const Outcome& o : c.outcomes) {
+      if (o.kind == OutcomeKind::kThrow) return true;
+    }
+  }
+  return false;
+}
+
+bool IsPendingKind(OutcomeKind k) {
+  return k == OutcomeKind::kPending || k == OutcomeKind::kPendingSelfWake;
+}
+
+Violation AtMostOnce(const Observation& o) {
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    std::vector<std::size_t> polled = Children(o.calls[t].polls);
+    std::sort(polled.begin(), polled.end());
+    if (std::adjacent_find(polled.begin(), polled.end()) != polled.end()) {
+      return Fail(PollProperty::kAtMostOnce, o, t,
+                  "polled " + List(Children(o.calls[t].polls)));
+    }
+  }
+  return std::nullopt;
+}
+
+Violation Provenance(const Observation& o) {
+  const PollProperty p = PollProperty::kProvenance;
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    for (std::size_t k = 0; k + 1 < c.polls.size(); ++k) {
+      if (c.polls[k].returned == OutcomeKind::kReady) {
+        return Fail(p, o, t,
+                    "child " + std::to_string(c.polls[k].child) +
+                        " was Ready but the call went on to poll " +
+                        List(Children(c.polls)));
+      }
+    }
+    const bool last_ready =
+        !c.polls.empty() && c.polls.back().returned == OutcomeKind::kReady;
+    if (c.result != CallResult::kReady) {
+      if (last_ready) {
+        return Fail(p, o, t,
+                    "child " + std::to_string(c.polls.back().child) +
+                        " was Ready but the call returned " +
+                        ResultText(c.result, c.tag, c.event));
+      }
+      continue;
+    }
+    if (!last_ready || c.polls.back().child != c.tag ||
+        c.polls.back().event != c.event) {
+      return Fail(p, o, t,
+                  "returned " + ResultText(c.result, c.tag, c.event) +
+                      " but the last child polled of " +
+                      List(Children(c.polls)) + " was not Ready with it");
+    }
+  }
+  return std::nullopt;
+}
+
+Violation PendingCompleteness(const PollScript& s, const Observation& o) {
+  const std::size_t n = s.children.size();
+  std::vector<bool> done(n, false);
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    std::vector<bool> polled(n, false);
+    bool all_pending_or_done = true;
+    bool some_pending = false;
+    for (const PollRecord& r : c.polls) {
+      if (r.child < n) polled[r.child] = true;
+      if (IsPendingKind(r.returned)) {
+        some_pending = true;
+      } else if (r.returned != OutcomeKind::kDone) {
+        all_pending_or_done = false;
+      }
+    }
+    bool every_live_polled = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!done[i] && !polled[i]) every_live_polled = false;
+    }
+    const bool should_pend =
+        every_live_polled && all_pending_or_done && some_pending;
+    if (c.result != CallResult::kThrew &&
+        (c.result == CallResult::kPending) != should_pend) {
+      return Fail(PollProperty::kPendingCompleteness, o, t,
+                  "returned " + ResultText(c.result, c.tag, c.event) +
+                      " after polling " + List(Children(c.polls)) +
+                      (should_pend ? " (every live child was Pending)"
+                                   : " (not every live child was polled "
+                                     "and Pending)"));
+    }
+    for (const PollRecord& r : c.polls) {
+      if (r.returned == OutcomeKind::kDone && r.child < n) done[r.child] = true;
+    }
+  }
+  return std::nullopt;
+}
+
+Violation WakeRegistration(const Observation& o) {
+  const PollProperty p = PollProperty::kWakeRegistration;
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    std::uint64_t self_wakes = 0;
+    for (const PollRecord& r : c.polls) {
+      if (!(r.waker == c.waker)) {
+        return Fail(p, o, t,
+                    "child " + std::to_string(r.child) +
+                        " was polled with a stale waker");
+      }
+      if (r.returned == OutcomeKind::kPendingSelfWake) ++self_wakes;
+    }
+    if (c.wakes_during_call != self_wakes) {
+      return Fail(p, o, t,
+                  std::to_string(self_wakes) + " self-wakes but the call's " +
+                      "waker was woken " + std::to_string(c.wakes_during_call) +
+                      " times");
+    }
+    if (!c.stale_registrations.empty()) {
+      return Fail(p, o, t,
+                  "Pending, but live children " + List(c.stale_registrations) +
+                      " last saw another call's waker");
+    }
+    if (!c.lost_wakes.empty()) {
+      return Fail(p, o, t,
+                  "Pending, and a wake from children " + List(c.lost_wakes) +
+                      " did not reach the call's waker");
+    }
+    if (!c.missed_external_wakes.empty()) {
+      return Fail(p, o, t,
+                  "external wake of children " + List(c.missed_external_wakes) +
+                      " missed the waker they were last polled with");
+    }
+  }
+  return std::nullopt;
+}
+
+Violation NoLoss(const PollScript& s, const ModelRun& m, const Observation& o) {
+  const std::size_t n = s.children.size();
+  std::vector<std::vector<int>> returned(n), emitted(n), predicted(n);
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    for (const PollRecord& r : c.polls) {
+      if (r.returned == OutcomeKind::kReady && r.child < n) {
+        emitted[r.child].push_back(r.event);
+      }
+    }
+    if (c.result == CallResult::kReady && c.tag < n) {
+      returned[c.tag].push_back(c.event);
+    }
+    if (t < m.calls.size() && m.calls[t].result == CallResult::kReady) {
+      predicted[m.calls[t].tag].push_back(m.calls[t].event);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (returned[i] != emitted[i] || returned[i] != predicted[i]) {
+      return std::string(PropertyName(PollProperty::kNoLoss)) + ": " +
+             o.composite + ": child " + std::to_string(i) + " emitted " +
+             std::to_string(emitted[i].size()) + " events, the composite " +
+             "returned " + std::to_string(returned[i].size()) +
+             " tagged with it, the model predicts " +
+             std::to_string(predicted[i].size()) + " (or their order differs)";
+    }
+  }
+  return std::nullopt;
+}
+
+Violation CursorExactness(const ModelRun& m, const Observation& o) {
+  for (std::size_t t = 0; t < o.calls.size() && t < m.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    const ModelCall& want = m.calls[t];
+    const std::vector<std::size_t> polled = Children(c.polls);
+    const bool same_result = c.result == want.result &&
+                             (c.result != CallResult::kReady ||
+                              (c.tag == want.tag && c.event == want.event));
+    if (polled != want.polled || !same_result) {
+      return Fail(PollProperty::kCursorExactness, o, t,
+                  "polled " + List(polled) + " -> " +
+                      ResultText(c.result, c.tag, c.event) +
+                      ", the model polls " + List(want.polled) + " -> " +
+                      ResultText(want.result, want.tag, want.event));
+    }
+  }
+  return std::nullopt;
+}
+
+// Every child ready before call t (per the model) is served within
+// bound(live children before t) calls, for windows inside the run.
+Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
+                       const Observation& o,
+                       const std::function<std::size_t(std::size_t)>& bound,
+                       const std::string& rule) {
+  const std::size_t n = s.children.size();
+  const std::size_t calls = o.calls.size();
+  // next_served[i]: the first call >= t that returned child i's event.
+  std::vector<std::size_t> next_served(n, calls);
+  std::vector<std::vector<std::size_t>> served_from(
+      calls + 1, std::vector<std::size_t>(n, calls));
+  for (std::size_t t = calls; t-- > 0;) {
+    served_from[t] = served_from[t + 1];
+    if (o.calls[t].result == CallResult::kReady && o.calls[t].tag < n) {
+      served_from[t][o.calls[t].tag] = t;
+    }
+  }
+  for (std::size_t t = 0; t < calls && t < m.ready_before.size(); ++t) {
+    const std::size_t b = bound(m.live_before[t]);
+    if (t + b > calls) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!m.ready_before[t][i]) continue;
+      if (served_from[t][i] >= t + b) {
+        return Fail(p, o, t,
+                    "child " + std::to_string(i) +
+                        " was ready but not served within " +
+                        std::to_string(b) + " calls (" + rule + ", " +
+                        std::to_string(m.live_before[t]) + " live children)");
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+Violation Termination(const PollScript& s, const Observation& o) {
+  const PollProperty p = PollProperty::kTermination;
+  const std::size_t n = s.children.size();
+  std::vector<bool> done(n, false);
+  std::size_t done_count = 0;
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    for (const PollRecord& r : c.polls) {
+      if (r.child >= n) continue;
+      if (done[r.child]) {
+        return Fail(p, o, t,
+                    "child " + std::to_string(r.child) +
+                        " was polled after it returned Done");
+      }
+      if (r.returned == OutcomeKind::kDone) {
+        done[r.child] = true;
+        ++done_count;
+      }
+    }
+    const bool all_done = done_count == n;
+    if (c.result != CallResult::kThrew &&
+        (c.result == CallResult::kDone) != all_done) {
+      return Fail(p, o, t,
+                  "returned " + ResultText(c.result, c.tag, c.event) +
+                      " with " + std::to_string(n - done_count) +
+                      " children not done");
+    }
+    if (c.composite_done != all_done) {
+      return Fail(p, o, t,
+                  std::string("IsDone() is ") +
+                      (c.composite_done ? "true" : "false") + " with " +
+                      std::to_string(n - done_count) + " children not done");
+    }
+  }
+  return std::nullopt;
+}
+
+Violation ProtocolIteration(const PollScript& s, const Observation& o) {
+  const std::string name(PropertyName(PollProperty::kProtocolIteration));
+  std::vector<std::string_view> want;
+  for (const ChildScript& c : s.children) {
+    for (std::uint8_t id : c.protocols) want.push_back(ProtocolName(id));
+  }
+  if (o.protocols != want) {
+    return name + ": " + o.composite + " yields " +
+           std::to_string(o.protocols.size()) + " protocols, the children " +
+           "list " + std::to_string(want.size()) + " (or in another order)";
+  }
+  if (o.protocol_steps != want.size()) {
+    return name + ": " + o.composite + " stepped the children's lists " +
+           std::to_string(o.protocol_steps) + " times for " +
+           std::to_string(want.size()) + " protocols (re-walked a child)";
+  }
+  if (o.protocol_resume_failure >= 0) {
+    return name + ": " + o.composite + " iterator copied after " +
+           std::to_string(o.protocol_resume_failure) +
+           " steps did not resume with the rest";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view PropertyName(PollProperty property) {
+  switch (property) {
+    case PollProperty::kAtMostOnce:
+      return "at-most-once";
+    case PollProperty::kProvenance:
+      return "provenance";
+    case PollProperty::kPendingCompleteness:
+      return "pending-completeness";
+    case PollProperty::kWakeRegistration:
+      return "wake-registration";
+    case PollProperty::kNoLoss:
+      return "no-loss";
+    case PollProperty::kCursorExactness:
+      return "cursor-exactness";
+    case PollProperty::kBoundedWaiting:
+      return "bounded-waiting";
+    case PollProperty::kFiniteBurstLiveness:
+      return "finite-burst-liveness";
+    case PollProperty::kTermination:
+      return "termination";
+    case PollProperty::kProtocolIteration:
+      return "protocol-iteration";
+  }
+  return "?";
+}
+
+ModelRun RunModel(const PollScript& script, PolicyKind policy) {
+  ModelRun run;
+  PollModel model(policy, script.children, script.draws);
+  for (std::size_t t = 0; t < script.calls; ++t) {
+    std::vector<bool> ready(model.size());
+    for (std::size_t i = 0; i < model.size(); ++i) ready[i] = model.IsReady(i);
+    run.ready_before.push_back(std::move(ready));
+    run.live_before.push_back(model.live());
+    run.calls.push_back(model.Call());
+  }
+  return run;
+}
+
+std::optional<std::size_t> WaitingBound(PolicyKind policy, std::size_t n) {
+  const std::size_t others = n == 0 ? 0 : n - 1;
+  switch (policy) {
+    case PolicyKind::kRoundRobin:
+      return others + 1;
+    case PolicyKind::kBudgeted2:
+      return others * 2 + 1;
+    case PolicyKind::kBudgeted3:
+      return others * 3 + 1;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::size_t> LongestBurst(const PollScript& script) {
+  std::size_t longest = 0;
+  for (const ChildScript& c : script.children) {
+    const std::size_t size = c.outcomes.size();
+    const std::size_t rounds = c.loop ? 2 : 1;
+    std::size_t run = 0;
+    for (std::size_t k = 0; k < size * rounds; ++k) {
+      if (c.outcomes[k % size].kind == OutcomeKind::kReady) {
+        ++run;
+        longest = std::max(longest, run);
+      } else {
+        run = 0;
+      }
+    }
+    if (c.loop && size > 0 && run == size * rounds) return std::nullopt;
+  }
+  return longest;
+}
+
+std::optional<std::string> CheckProperty(PollProperty property,
+                                         const PollScript& s, PolicyKind policy,
+                                         const ModelRun& m,
+                                         const Observation& o) {
+  switch (property) {
+    case PollProperty::kAtMostOnce:
+      return AtMostOnce(o);
+    case PollProperty::kProvenance:
+      return Provenance(o);
+    case PollProperty::kPendingCompleteness:
+      return PendingCompleteness(s, o);
+    case PollProperty::kWakeRegistration:
+      return WakeRegistration(o);
+    case PollProperty::kNoLoss:
+      return NoLoss(s, m, o);
+    case PollProperty::kCursorExactness:
+      return CursorExactness(m, o);
+    case PollProperty::kBoundedWaiting: {
+      if (HasThrow(s) || !WaitingBound(policy, 1)) return std::nullopt;
+      return ServedWithin(
+          property, s, m, o,
+          [policy](std::size_t n) { return *WaitingBound(policy, n); },
+          std::string(PolicyName(policy)) + "'s bound");
+    }
+    case PollProperty::kFiniteBurstLiveness: {
+      if (policy != PolicyKind::kSticky && !WaitingBound(policy, 1)) {
+        return std::nullopt;
+      }
+      const std::optional<std::size_t> burst = LongestBurst(s);
+      if (HasThrow(s) || !burst || *burst == 0) return std::nullopt;
+      const std::size_t b = *burst;
+      return ServedWithin(
+          property, s, m, o,
+          [b](std::size_t n) { return (n == 0 ? 0 : n - 1) * b + 1; },
+          "bursts of at most " + std::to_string(b) + ", (N-1)*B+1");
+    }
+    case PollProperty::kTermination:
+      return Termination(s, o);
+    case PollProperty::kProtocolIteration:
+      return ProtocolIteration(s, o);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckOne(PollProperty property,
+                                    const PollScript& script, PolicyKind policy,
+                                    CompositeKind kind) {
+  const Observation observed = RunScript(script, policy, kind);
+  const ModelRun model = RunModel(script, policy);
+  return CheckProperty(property, script, policy, model, observed);
+}
+
+std::optional<std::string> CheckRun(const PollScript& script, PolicyKind policy,
+                                    CompositeKind kind) {
+  const Observation observed = RunScript(script, policy, kind);
+  const ModelRun model = RunModel(script, policy);
+  for (PollProperty p : kAllProperties) {
+    if (auto v = CheckProperty(p, script, policy, model, observed)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckPollScript(const PollScript& script) {
+  if (script.policy == PolicyKind::kNested) {
+    return CheckRun(script, script.policy, CompositeKind::kSelect);
+  }
+  for (CompositeKind kind :
+       {CompositeKind::kSelect, CompositeKind::kSelectAll}) {
+    if (auto v = CheckRun(script, script.policy, kind)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckAllPolicies(const PollScript& script) {
+  for (PolicyKind policy : kAllPolicies) {
+    PollScript s = script;
+    s.policy = policy;
+    if (auto v = CheckPollScript(s)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> FindStarvation(const PollScript& script,
+                                          PolicyKind policy,
+                                          CompositeKind kind) {
+  if (HasThrow(script)) return std::nullopt;
+  const Observation observed = RunScript(script, policy, kind);
+  const ModelRun model = RunModel(script, policy);
+  return ServedWithin(
+      PollProperty::kBoundedWaiting, script, model, observed,
+      [](std::size_t n) { return n; }, "RoundRobin's bound demanded");
+}
+
+}  // namespace fairwire::poll
