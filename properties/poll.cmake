@@ -34,3 +34,13 @@ if(FAIRWIRE_BUILD_TESTS)
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/poll/poll_scenario_test.cc
     LIBRARIES fairwire_props_poll)
 endif()
+
+# --- Seed corpus: the committed generator and its up-to-date check ---------
+# Regenerate: poll_make_seeds --write corpus   (from the source root)
+add_executable(poll_make_seeds ${PROJECT_SOURCE_DIR}/corpus/gen/poll_make_seeds.cc)
+target_link_libraries(poll_make_seeds PRIVATE fairwire_props_poll fairwire_options)
+if(FAIRWIRE_BUILD_TESTS)
+  add_test(NAME corpus.poll_seeds_up_to_date
+           COMMAND poll_make_seeds --check ${PROJECT_SOURCE_DIR}/corpus)
+  set_tests_properties(corpus.poll_seeds_up_to_date PROPERTIES LABELS corpus)
+endif()
