@@ -18,11 +18,18 @@ const Subject& CaseSubject(int root);
 const model::Schema* const* CaseSchemas();
 
 // Every encoding of the case (as given, then every scenario::AllVariants())
-// must be accepted by fairwire, the model and libprotobuf (DynamicMessage and
-// generated code) and re-serialise to the message's canonical encoding.
-// The first violation is "variant-<rejected|differs>(<variant>,<decoder>):
-// ...".
-std::optional<std::string> CheckCase(const scenario::WireCase& c);
+// must be accepted by fairwire and libprotobuf's DynamicMessage (with
+// `all_decoders`, also the model and generated code) and re-serialise to the
+// message's canonical encoding (made by the model). The first violation is
+// "variant-<rejected|differs>(<variant>,<decoder>): ...".
+std::optional<std::string> CheckCase(const scenario::WireCase& c,
+                                     bool all_decoders = false);
+
+// As CheckCase, for a message of `subject`'s root type (any schema).
+std::optional<std::string> CheckMessageVariants(const Subject& subject,
+                                                const model::Message& message,
+                                                ByteSpan as_given,
+                                                bool all_decoders = false);
 
 }  // namespace fairwire::wire::oracle
 
