@@ -2,6 +2,8 @@
 // kind into templated per-kind parsers (no per-element indirect calls).
 #include "fairwire/wire/decoder.h"
 
+#include <cstring>
+
 #include "fairwire/wire/internal/parse.h"
 
 namespace fairwire::wire {
@@ -61,25 +63,38 @@ const std::uint8_t* ParseScalarField(ParseContext& ctx,
   auto& out = *std::get_if<std::vector<T>>(&values);
   constexpr auto kWire = static_cast<std::uint32_t>(Traits::kWire);
   if (tag.wire_type == kWire) {
-    std::uint64_t raw;
-    p = internal::ReadRaw<Traits::kWire>(ctx, p, end, &raw);
-    if (p == nullptr) return nullptr;
-    const T value = Traits::Convert(raw);
-    if constexpr (K == FieldKind::kEnum) {
-      if (msg.schema()
-              .enums()[static_cast<std::size_t>(field.enum_index)]
-              .closed &&
-          !msg.schema().EnumContains(field.enum_index, value)) {
-        // DynamicMessage keeps the int32 value, sign-extended to 64 bits.
-        internal::AppendVarintRecord(
-            field.number,
-            static_cast<std::uint64_t>(static_cast<std::int64_t>(value)),
-            &msg.mutable_unknown_fields());
+    // A run of records of this field with the same tag bytes is decoded
+    // here, without going back through the record dispatch.
+    const auto tag_length = static_cast<std::size_t>(p - tag_start);
+    const std::uint8_t tag_byte = *tag_start;
+    for (;;) {
+      std::uint64_t raw;
+      p = internal::ReadRaw<Traits::kWire>(ctx, p, end, &raw);
+      if (p == nullptr) return nullptr;
+      const T value = Traits::Convert(raw);
+      bool known = true;
+      if constexpr (K == FieldKind::kEnum) {
+        if (msg.schema()
+                .enums()[static_cast<std::size_t>(field.enum_index)]
+                .closed &&
+            !msg.schema().EnumContains(field.enum_index, value)) {
+          // DynamicMessage keeps the int32 value, sign-extended to 64 bits.
+          internal::AppendVarintRecord(
+              field.number,
+              static_cast<std::uint64_t>(static_cast<std::int64_t>(value)),
+              &msg.mutable_unknown_fields());
+          known = false;
+        }
+      }
+      if (known) Store(out, field.repeated, value);
+      if (static_cast<std::size_t>(end - p) <= tag_length || *p != tag_byte ||
+          (tag_length > 1 &&
+           std::memcmp(p + 1, tag_start + 1, tag_length - 1) != 0)) {
         return p;
       }
+      tag_start = p;
+      p += tag_length;
     }
-    Store(out, field.repeated, value);
-    return p;
   }
   if (tag.wire_type == static_cast<std::uint32_t>(WireType::kLen) &&
       field.repeated) {

@@ -8,6 +8,27 @@ namespace {
 
 // Field numbers below this get a slot in the dense lookup table.
 constexpr std::uint32_t kDenseLimit = 256;
+// Enum bitmaps cover at most this many values from the smallest.
+constexpr std::int64_t kEnumBitmapSpan = 4096;
+
+internal::EnumBitmap MakeEnumBitmap(const EnumDef& def) {
+  internal::EnumBitmap bitmap;
+  if (def.values.empty()) return bitmap;
+  bitmap.base = def.values.front();
+  const std::int64_t span = std::min<std::int64_t>(
+      std::int64_t{def.values.back()} - bitmap.base + 1, kEnumBitmapSpan);
+  bitmap.bits.assign(static_cast<std::size_t>((span + 63) / 64), 0);
+  for (std::int32_t value : def.values) {
+    const std::int64_t offset = std::int64_t{value} - bitmap.base;
+    if (offset < span) {
+      bitmap.bits[static_cast<std::size_t>(offset >> 6)] |= std::uint64_t{1}
+                                                            << (offset & 63);
+    } else {
+      bitmap.outliers = true;
+    }
+  }
+  return bitmap;
+}
 
 bool Fail(SchemaError* error, std::string message) {
   if (error != nullptr) error->message = std::move(message);
@@ -146,7 +167,8 @@ const FieldDef* Schema::FindField(std::int32_t message_index,
   return it != fields.end() && it->number == number ? &*it : nullptr;
 }
 
-bool Schema::EnumContains(std::int32_t enum_index, std::int32_t value) const {
+bool Schema::EnumContainsSlow(std::int32_t enum_index,
+                              std::int32_t value) const {
   const std::vector<std::int32_t>& values =
       enums_[static_cast<std::size_t>(enum_index)].values;
   return std::binary_search(values.begin(), values.end(), value);
@@ -202,6 +224,9 @@ std::optional<Schema> SchemaBuilder::Build(SchemaError* error) && {
       }
     }
     schema.dense_lookup_.push_back(std::move(dense));
+  }
+  for (const EnumDef& def : enums_) {
+    schema.enum_bitmaps_.push_back(MakeEnumBitmap(def));
   }
   schema.messages_ = std::move(messages_);
   schema.enums_ = std::move(enums_);

@@ -57,31 +57,41 @@ bool IsPackable(FieldKind kind);
 // An enum type. Closed (proto2) enums send values outside `values` to the
 // unknown fields; open (proto3) enums keep every value.
 struct EnumDef {
-  std::string name;              // full name, e.g. "fairwire.test.Color"
+  std::string name;  // full name, e.g. "fairwire.test.Color"
   bool closed = false;
-  std::vector<std::int32_t> values;                // sorted, unique
-  std::vector<std::string> value_names;            // parallel to `values`
+  std::vector<std::int32_t> values;      // sorted, unique
+  std::vector<std::string> value_names;  // parallel to `values`
 };
 
 // One field of a message type.
 struct FieldDef {
-  std::uint32_t number = 0;      // 1 .. 2^29-1
-  std::string name;              // as in the .proto (for text format)
+  std::uint32_t number = 0;  // 1 .. 2^29-1
+  std::string name;          // as in the .proto (for text format)
   FieldKind kind = FieldKind::kInt32;
   bool repeated = false;
-  bool packed = false;           // declared packed (how Serialize writes it)
-  bool validate_utf8 = false;    // proto3 string: reject invalid UTF-8
-  bool has_presence = true;      // false: proto3 implicit presence (a zero
-                                 // value is not serialized)
+  bool packed = false;              // declared packed (how Serialize writes it)
+  bool validate_utf8 = false;       // proto3 string: reject invalid UTF-8
+  bool has_presence = true;         // false: proto3 implicit presence (a zero
+                                    // value is not serialized)
   std::int32_t enum_index = -1;     // kEnum: index into Schema::enums()
   std::int32_t message_index = -1;  // kMessage: index into Schema::messages()
 };
 
 // A message type: fields in ascending field-number order.
 struct MessageDef {
-  std::string name;              // full name, e.g. "fairwire.test.Scalars"
+  std::string name;  // full name, e.g. "fairwire.test.Scalars"
   std::vector<FieldDef> fields;
 };
+
+namespace internal {
+// Membership bitmap of an enum's values in [base, base + 64 * bits.size());
+// values outside it are looked up by binary search when `outliers` is set.
+struct EnumBitmap {
+  std::int32_t base = 0;
+  std::vector<std::uint64_t> bits;
+  bool outliers = false;
+};
+}  // namespace internal
 
 // Why SchemaBuilder::Build() refused a schema.
 struct SchemaError {
@@ -102,24 +112,38 @@ class Schema {
   const FieldDef* FindField(std::int32_t message_index,
                             std::uint32_t number) const;
 
-  // True if `value` is one of the enum's values.
-  bool EnumContains(std::int32_t enum_index, std::int32_t value) const;
+  // True if `value` is one of the enum's values. O(1) for values near the
+  // enum's smallest one, a binary search for far outliers.
+  bool EnumContains(std::int32_t enum_index, std::int32_t value) const {
+    const internal::EnumBitmap& bitmap =
+        enum_bitmaps_[static_cast<std::size_t>(enum_index)];
+    const auto offset = static_cast<std::uint64_t>(std::int64_t{value} -
+                                                   std::int64_t{bitmap.base});
+    if (offset < bitmap.bits.size() * 64) {
+      return ((bitmap.bits[offset >> 6] >> (offset & 63)) & 1u) != 0;
+    }
+    return bitmap.outliers && EnumContainsSlow(enum_index, value);
+  }
 
  private:
   friend class SchemaBuilder;
+  bool EnumContainsSlow(std::int32_t enum_index, std::int32_t value) const;
+
   std::vector<MessageDef> messages_;
   std::vector<EnumDef> enums_;
   // Per message: field index + 1 by number, for numbers below the size.
   std::vector<std::vector<std::uint16_t>> dense_lookup_;
+  // Per enum: the membership bitmap EnumContains reads.
+  std::vector<internal::EnumBitmap> enum_bitmaps_;
 };
 
 // Builds a Schema. Indices returned by AddEnum/AddMessage are the ones
 // FieldDef::enum_index and FieldDef::message_index refer to.
 //
 //   SchemaBuilder b;
-//   int color = b.AddEnum({"t.Color", /*closed=*/true, {0, 1}, {"RED", "BLUE"}});
-//   int msg = b.AddMessage("t.M");
-//   b.AddField(msg, {.number = 1, .name = "ids", .kind = FieldKind::kInt64,
+//   int color = b.AddEnum({"t.Color", /*closed=*/true, {0, 1}, {"RED",
+//   "BLUE"}}); int msg = b.AddMessage("t.M"); b.AddField(msg, {.number = 1,
+//   .name = "ids", .kind = FieldKind::kInt64,
 //                    .repeated = true, .packed = true});
 //   std::optional<Schema> schema = b.Build(&error);
 class SchemaBuilder {

@@ -92,10 +92,17 @@ const std::uint8_t* SkipField(ParseContext& ctx, const std::uint8_t* tag_start,
 void AppendVarintRecord(std::uint32_t field_number, std::uint64_t value,
                         std::string* unknown);
 
-// The number of bytes below 0x80 (varint terminators) in [p, end).
+// The number of bytes below 0x80 (varint terminators) in [p, end), eight
+// bytes at a time.
 inline std::size_t CountTerminators(const std::uint8_t* p,
                                     const std::uint8_t* end) {
   std::size_t count = 0;
+  for (; end - p >= 8; p += 8) {
+    // One bit per terminator byte, summed by a multiply (no popcount
+    // instruction in baseline x86-64).
+    const std::uint64_t ones = (~LoadFixed64(p) & 0x8080808080808080ull) >> 7;
+    count += static_cast<std::size_t>((ones * 0x0101010101010101ull) >> 56);
+  }
   for (; p != end; ++p) count += *p < 0x80 ? 1u : 0u;
   return count;
 }
@@ -107,21 +114,30 @@ const std::uint8_t* FailPackedVarint(ParseContext& ctx, const std::uint8_t* p,
 
 // Reads one varint from a packed record known to end with a terminator
 // byte (so a terminator is always found before the record's end). `limit`
-// bounds 8-byte reads. nullptr if the element is longer than 10 bytes.
+// bounds the word reads. nullptr if the element is longer than 10 bytes.
+// Branch-light: one 8-byte load decodes any varint of up to 8 bytes.
 inline const std::uint8_t* ReadPackedElement(const std::uint8_t* p,
                                              const std::uint8_t* limit,
                                              std::uint64_t* value) {
-  if (p[0] < 0x80) {
-    *value = p[0];
-    return p + 1;
-  }
-  if (limit - p >= 8) {
+  if (limit - p >= 10) {
     const std::uint64_t word = LoadFixed64(p);
     const std::uint64_t stops = ~word & 0x8080808080808080ull;
     if (stops != 0) {
       *value = CompactVarintWord(word, stops);
       return p + (std::countr_zero(stops) >> 3) + 1;
     }
+    const std::uint64_t low = CompactVarintWord(word, std::uint64_t{1} << 63);
+    const std::uint64_t b8 = p[8];
+    if (b8 < 0x80) {
+      *value = low | (b8 << 56);
+      return p + 9;
+    }
+    const std::uint64_t b9 = p[9];
+    if (b9 < 0x80) {
+      *value = low | ((b8 & 0x7Fu) << 56) | (b9 << 63);
+      return p + 10;
+    }
+    return nullptr;
   }
   std::uint64_t result = 0;
   for (int i = 0; i < kMaxVarintBytes; ++i) {
