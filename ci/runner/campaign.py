@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import shutil
 import signal
+import subprocess
 import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from . import corpus as corpus_ops
 from .engines import AflSession, LibFuzzerSession, Session, file_hash
@@ -109,17 +110,14 @@ class Campaign:
                          for e in self.engines if any(t.name == name for t in builds[e])])
         for group in plan:
             self._make_sessions(group)
-        for group_index, group in enumerate(plan):
+        for group in plan:
             if self.interrupt.count:
                 break
-            self._fuzz(self.sessions_for(group[0][1].name))
-        for s in self.sessions:
-            if s.running():
-                s.stop()
-        self._collect_crashes()
-        self.board.update(self._lines(), force=True)
-        if self.interrupt.count < 2:
-            self._triage()
+            sessions = self.sessions_for(group[0][1].name)
+            self._fuzz(sessions)
+            self.board.update(self._lines(), force=True)
+            if self.interrupt.count < 2:
+                self._triage(sessions)
         if self.args.update_corpus and not self.interrupt.count:
             for name in order:
                 self._update_corpus(name)
@@ -215,9 +213,10 @@ class Campaign:
                              self.args.time) for s in self.sessions]
 
     # --- after the run -------------------------------------------------------
-    def _triage(self) -> None:
-        """Groups the saved inputs by signature and handles each group."""
-        for s in self.sessions:
+    def _triage(self, sessions: list[Session]) -> None:
+        """Groups one target's saved inputs by signature and handles each
+        group."""
+        for s in sessions:
             groups: dict[str, Finding] = {}
             for path in sorted({p for p, _ in self.saved.get(s.key, [])}):
                 sig = signature_of(s.target, s.engine, path)
@@ -275,10 +274,10 @@ class Campaign:
         sys.stdout.flush()
 
     def _update_corpus(self, name: str) -> None:
-        target = next(s.target for s in self.sessions if s.target.name == name
-                      and s.engine == "libfuzzer") if "libfuzzer" in self.engines else None
-        if target is None:
-            target = self.project.select("libfuzzer", [name], want_fuzzer=True)[0]
+        """Merges the target's campaign corpora into corpus/<name>/found/."""
+        lf = [s.target for s in self.sessions_for(name) if s.engine == "libfuzzer"]
+        target = lf[0] if lf else self.project.select(
+            "libfuzzer", [name], want_fuzzer=True)[0]
         dirs = [d for s in self.sessions_for(name) for d in s.corpus_dirs()]
         corpus_ops.merge_into_corpus(self.project, target, dirs)
 
@@ -336,7 +335,7 @@ class Campaign:
 
 
 def _replay_status(target: Target, path: Path) -> int:
-    import subprocess
+    """The replay binary's exit status on one input (0: passes)."""
     try:
         return subprocess.run([str(target.replay), str(path)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

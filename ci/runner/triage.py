@@ -5,6 +5,7 @@ the regression file that keeps it in the corpus from then on."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -103,7 +104,7 @@ def run_input(target: Target, engine: str, path: Path,
 
 
 def _env(engine: str) -> Optional[dict[str, str]]:
-    import os
+    """The environment an engine's binary runs in (AFL++'s settings)."""
     return {**os.environ, **AFL_ENV} if engine == "afl" else None
 
 
