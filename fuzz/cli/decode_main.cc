@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "descriptor_text_format.h"
 #include "fairwire/protobuf/schema_from_descriptor.h"
 #include "fairwire/wire/decoder.h"
 #include "text_format.h"
@@ -139,58 +140,15 @@ std::optional<std::string> VirtualName(gpb::compiler::DiskSourceTree& tree,
   }
   std::string disk_file;
   if (tree.VirtualFileToDiskFile(proto, &disk_file)) return proto;
-  std::cerr << proto
-            << ": File does not reside within any path specified using -I.\n";
+  if (access(proto.c_str(), F_OK) != 0) {
+    std::cerr << "Could not make proto path relative: " << proto
+              << ": No such file or directory\n";
+  } else {
+    std::cerr << proto
+              << ": File does not reside within any path specified using -I "
+                 "(the -I directory must be an exact prefix of the path).\n";
+  }
   return std::nullopt;
-}
-
-// Map-entry types and enum defaults, for the printer.
-TextFormatOptions OptionsFor(const protobuf::DescriptorSchema& built) {
-  TextFormatOptions options;
-  for (const gpb::Descriptor* message : built.messages) {
-    options.map_entry.push_back(message->options().map_entry());
-  }
-  for (const gpb::EnumDescriptor* type : built.enums) {
-    options.enum_default.push_back(type->value(0)->number());
-  }
-  return options;
-}
-
-// The full name of a oneof of `message` (or of a message inside it) with
-// more than one member set, or "". fairwire::wire keeps every member it
-// reads; libprotobuf keeps only the last, which the decoded message cannot
-// tell.
-std::string OneofWithSeveralMembers(const protobuf::DescriptorSchema& built,
-                                    const Message& message) {
-  const gpb::Descriptor& type =
-      *built.messages[static_cast<std::size_t>(message.message_index())];
-  const MessageDef& def = message.def();
-  auto index_of = [&](const gpb::FieldDescriptor& field) {
-    const FieldDef* found = built.schema.FindField(
-        message.message_index(), static_cast<std::uint32_t>(field.number()));
-    return static_cast<std::size_t>(found - def.fields.data());
-  };
-  auto set = [&](std::size_t index) {
-    return std::visit([](const auto& values) { return !values.empty(); },
-                      message.values(index));
-  };
-  for (int o = 0; o < type.real_oneof_decl_count(); ++o) {
-    const gpb::OneofDescriptor& oneof =
-        *type.oneof_decl(o);  // real ones come first
-    int members_set = 0;
-    for (int f = 0; f < oneof.field_count(); ++f) {
-      if (set(index_of(*oneof.field(f)))) ++members_set;
-    }
-    if (members_set > 1) return oneof.full_name();
-  }
-  for (std::size_t i = 0; i < def.fields.size(); ++i) {
-    if (def.fields[i].kind != FieldKind::kMessage) continue;
-    for (const Message& child : message.Get<Message>(i)) {
-      std::string found = OneofWithSeveralMembers(built, child);
-      if (!found.empty()) return found;
-    }
-  }
-  return "";
 }
 
 int Run(int argc, char** argv) {
@@ -236,7 +194,7 @@ int Run(int argc, char** argv) {
     return kExitUnsupported;
   }
   std::string text;
-  if (!AppendTextFormat(message, 0, &text, OptionsFor(*built))) {
+  if (!AppendTextFormat(message, 0, &text, TextFormatOptionsFor(*built))) {
     std::cerr << "fairwire-decode: decoder kept malformed unknown fields\n";
     return kExitRejected;
   }

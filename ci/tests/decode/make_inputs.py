@@ -95,6 +95,8 @@ INPUTS = {
         ld(17, v(4, 3) + v(1, 1)),
     ]),
     "AllKinds.closed_enum_value_above_2_to_the_32": v(8, (1 << 32) + 1),
+    "AllKinds.closed_enum_unknown_above_2_to_the_32_keeps_low_32_bits":
+        v(8, (1 << 32) + 7) + v(28, (1 << 40) + 8) + v(28, (1 << 63) + 2),
     "AllKinds.closed_enum_packed_value_above_2_to_the_32":
         packed_varints(48, [(1 << 32) + 2, (1 << 33) + 99]),
     "AllKinds.packed_records_for_unpacked_fields_and_the_reverse": b"".join([
