@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +54,15 @@ def markdown_table(summary: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _nice_max(value: float) -> float:
-    """A round axis maximum at or above value."""
-    if value <= 0:
-        return 1.0
-    step = 1.0
-    while step * 10 <= value:
-        step *= 10
-    for m in (1, 2, 2.5, 5, 10):
-        if m * step >= value:
-            return m * step
-    return 10 * step
+def nice_axis(lo: float, hi: float, ticks: int = 5) -> tuple[float, float, float]:
+    """(start, end, step) of an axis covering [lo, hi] with round steps."""
+    span = max(hi - lo, 1.0)
+    raw = span / ticks
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    start = math.floor(lo / step) * step
+    end = max(math.ceil(hi / step) * step, start + step)
+    return start, end, step
 
 
 def coverage_svg(title: str, series: dict[str, list[tuple[float, float]]],
@@ -73,23 +72,30 @@ def coverage_svg(title: str, series: dict[str, list[tuple[float, float]]],
     pw, ph = width - left - right, height - top - bottom
     xs = [x for pts in series.values() for x, _ in pts] or [1.0]
     ys = [y for pts in series.values() for _, y in pts] or [1.0]
-    xmax, ymax = _nice_max(max(xs)), _nice_max(max(ys))
+    _, xmax, xstep = nice_axis(0, max(xs))
+    # The y axis starts near the lowest coverage, so that growth shows.
+    lo = min(ys) if min(ys) > 0.5 * max(ys) else 0
+    ymin, ymax, ystep = nice_axis(lo, max(ys))
     sx = lambda x: left + pw * x / xmax  # noqa: E731
-    sy = lambda y: top + ph - ph * y / ymax  # noqa: E731
+    sy = lambda y: top + ph - ph * (y - ymin) / (ymax - ymin)  # noqa: E731
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" '
              f'font-family="sans-serif" font-size="11">',
              f'<rect width="{width}" height="{height}" fill="#fff"/>',
              f'<text x="{left}" y="16" font-size="13" font-weight="bold">'
              f'{html.escape(title)}</text>']
-    for i in range(6):
-        y, x = ymax * i / 5, xmax * i / 5
+    y = ymin
+    while y <= ymax + ystep / 2:
         parts.append(f'<line x1="{left}" y1="{sy(y):.1f}" x2="{left + pw}" '
                      f'y2="{sy(y):.1f}" stroke="#e5e5e5"/>')
         parts.append(f'<text x="{left - 6}" y="{sy(y) + 4:.1f}" '
                      f'text-anchor="end">{y:g}</text>')
+        y += ystep
+    x = 0.0
+    while x <= xmax + xstep / 2:
         parts.append(f'<text x="{sx(x):.1f}" y="{top + ph + 16}" '
                      f'text-anchor="middle">{x:g}</text>')
+        x += xstep
     parts.append(f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" '
                  f'fill="none" stroke="#444"/>')
     parts.append(f'<text x="{left + pw / 2}" y="{height - 6}" '
