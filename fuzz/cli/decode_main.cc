@@ -9,7 +9,7 @@
 // 1 input rejected (reason and byte offset on stderr), 2 usage or schema
 // error (including group fields, which fairwire::wire has no kind for),
 // 3 input that fairwire cannot print as protoc would (several members of one
-// oneof set).
+// oneof set; a value of an extension defined in the .proto files).
 #include <google/protobuf/compiler/importer.h>
 #include <unistd.h>
 
@@ -191,6 +191,13 @@ int Run(int argc, char** argv) {
     std::cerr << "fairwire-decode: oneof " << oneof
               << " has several members set; fairwire::wire keeps them all, "
                  "protoc would print only the last (not supported)\n";
+    return kExitUnsupported;
+  }
+  const std::string extended = ExtendedTypeWithUnknownFields(*built, message);
+  if (!extended.empty()) {
+    std::cerr << "fairwire-decode: the input holds an extension of " << extended
+              << "; fairwire::wire has no extensions, protoc would print "
+                 "its value by name (not supported)\n";
     return kExitUnsupported;
   }
   std::string text;

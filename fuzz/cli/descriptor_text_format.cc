@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <variant>
+#include <vector>
+
+#include "unknown_fields.h"
 
 namespace fairwire::wire {
 
@@ -48,6 +51,31 @@ std::string OneofWithSeveralMembers(const protobuf::DescriptorSchema& built,
     if (def.fields[i].kind != FieldKind::kMessage) continue;
     for (const Message& child : message.Get<Message>(i)) {
       std::string found = OneofWithSeveralMembers(built, child);
+      if (!found.empty()) return found;
+    }
+  }
+  return "";
+}
+
+std::string ExtendedTypeWithUnknownFields(
+    const protobuf::DescriptorSchema& built, const Message& message) {
+  const gpb::Descriptor& type =
+      *built.messages[static_cast<std::size_t>(message.message_index())];
+  if (!message.unknown_fields().empty() && type.extension_range_count() > 0) {
+    std::vector<std::uint32_t> numbers;
+    UnknownFieldNumbers(message.unknown_fields(), &numbers);
+    for (const std::uint32_t number : numbers) {
+      if (type.file()->pool()->FindExtensionByNumber(
+              &type, static_cast<int>(number)) != nullptr) {
+        return type.full_name();
+      }
+    }
+  }
+  const MessageDef& def = message.def();
+  for (std::size_t i = 0; i < def.fields.size(); ++i) {
+    if (def.fields[i].kind != FieldKind::kMessage) continue;
+    for (const Message& child : message.Get<Message>(i)) {
+      std::string found = ExtendedTypeWithUnknownFields(built, child);
       if (!found.empty()) return found;
     }
   }

@@ -1,7 +1,7 @@
 // What fairwire-decode learns from the descriptors beyond the wire schema:
-// the printer's map-entry options, and whether a decoded message has several
-// members of one oneof set (which fairwire::wire keeps, and libprotobuf does
-// not).
+// the printer's map-entry options, and whether a decoded message is one
+// fairwire cannot print as protoc would (several members of one oneof set;
+// possible extension values).
 #ifndef FAIRWIRE_FUZZ_CLI_DESCRIPTOR_TEXT_FORMAT_H_
 #define FAIRWIRE_FUZZ_CLI_DESCRIPTOR_TEXT_FORMAT_H_
 
@@ -22,6 +22,13 @@ TextFormatOptions TextFormatOptionsFor(const protobuf::DescriptorSchema& built);
 // tell, so such a message cannot be printed as protoc would.
 std::string OneofWithSeveralMembers(const protobuf::DescriptorSchema& built,
                                     const Message& message);
+
+// The full name of a message type, in `message` or inside it, whose decoded
+// unknown fields hold a record numbered as an extension of the type defined
+// in its descriptor pool, or "". fairwire::wire has no extensions: their
+// values stay unknown fields, which protoc prints as "[ext.name]: value".
+std::string ExtendedTypeWithUnknownFields(
+    const protobuf::DescriptorSchema& built, const Message& message);
 
 }  // namespace fairwire::wire
 

@@ -196,6 +196,17 @@ bool AppendUnknownFieldsText(std::string_view records, int indent,
   return true;
 }
 
+bool UnknownFieldNumbers(std::string_view records,
+                         std::vector<std::uint32_t>* numbers) {
+  std::vector<Record> parsed;
+  if (!RecordParser(records, std::numeric_limits<int>::max())
+           .ParseAll(&parsed)) {
+    return false;
+  }
+  for (const Record& record : parsed) numbers->push_back(record.number);
+  return true;
+}
+
 namespace internal {
 
 bool ParsesAsUnknownFieldSet(std::string_view bytes, int group_budget) {

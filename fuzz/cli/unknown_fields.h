@@ -6,8 +6,10 @@
 #ifndef FAIRWIRE_FUZZ_CLI_UNKNOWN_FIELDS_H_
 #define FAIRWIRE_FUZZ_CLI_UNKNOWN_FIELDS_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fairwire::wire {
 
@@ -21,6 +23,11 @@ inline constexpr int kUnknownFieldRecursionLimit = 10;
 // `records` is not a sequence of whole, well-formed records.
 bool AppendUnknownFieldsText(std::string_view records, int indent,
                              std::string* out);
+
+// The field numbers of the records of `records` (not inside groups), in
+// wire order. Returns false if `records` is not a sequence of whole records.
+bool UnknownFieldNumbers(std::string_view records,
+                         std::vector<std::uint32_t>* numbers);
 
 namespace internal {
 

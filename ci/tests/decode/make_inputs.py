@@ -176,6 +176,10 @@ INPUTS = {
     "Extra2.enum_alias_prints_first_name_and_closed_unknowns":
         v(1, 1) + v(2, 1) + packed_varints(3, [1, 5, (1 << 64) - 2]) + v(3, 3),
     "Extra2.unsupported.oneof_two_members_set": v(1, 1) + v(6, 1) + ld(7, b""),
+    "Extra2.unsupported.extension_value": v(1, 1) + v(100, 5),
+    "Extra2.unknown_field_in_extended_type_prints_by_number": v(1, 1) + v(300, 5),
+    "Extra2.unknown_field_in_type_with_range_but_no_extensions":
+        v(1, 1) + ld(12, v(1, 1) + v(10, 3) + v(3, 4)),
     "Extra3.unsupported.oneof_member_then_another": v(8, 1) + ld(9, b"t"),
     "Extra3.unsupported.oneof_conflict_inside_map_value":
         ld(2, v(1, 1) + ld(2, v(2, 1))) + ld(13, b"") +
