@@ -3,7 +3,8 @@
 //   fairwire-decode --proto F.proto [-I DIR]... --type pkg.Msg < in.bin
 //
 // Loads F.proto with libprotobuf's compiler::Importer (search path as
-// protoc's: the -I / --proto_path directories, else the current directory),
+// protoc's: the -I / --proto_path directories, else the current directory,
+// then the protobuf installation's include directory),
 // decodes stdin with fairwire::wire::Decode and prints the message in text
 // format, byte-for-byte as protoc --decode would. Exit status: 0 printed,
 // 1 input rejected (reason and byte offset on stderr), 2 usage or schema
@@ -157,6 +158,14 @@ int Run(int argc, char** argv) {
 
   gpb::compiler::DiskSourceTree tree;
   for (const std::string& dir : options->include_dirs) tree.MapPath("", dir);
+  // Like protoc, find the well-known types (google/protobuf/*.proto) in the
+  // protobuf installation's include directory, after the user's paths.
+  const std::string installed = FAIRWIRE_PROTOBUF_INCLUDE_DIR;
+  if (!installed.empty() &&
+      access((installed + "/google/protobuf/descriptor.proto").c_str(), R_OK) ==
+          0) {
+    tree.MapPath("", installed);
+  }
   std::optional<std::string> name = VirtualName(tree, options->proto);
   if (!name) return kExitUsage;
   ErrorPrinter errors;

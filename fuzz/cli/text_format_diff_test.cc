@@ -219,6 +219,7 @@ class TextFormatDiffTest : public ::testing::TestWithParam<const char*> {
     tree_ = new gpb::compiler::DiskSourceTree();
     tree_->MapPath("", FAIRWIRE_PROTO_DIR);
     tree_->MapPath("", FAIRWIRE_EXTRA_PROTO_DIR);
+    tree_->MapPath("", FAIRWIRE_PROTOBUF_INCLUDE_DIR);
     errors_ = new SilentErrors();
     importer_ = new gpb::compiler::Importer(tree_, errors_);
     ASSERT_NE(importer_->Import("fairwire_test.proto"), nullptr);
