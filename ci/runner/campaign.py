@@ -183,6 +183,7 @@ class Campaign:
                     dest = lf.corpus / h
                     if not dest.exists() and h not in lf.seed_hashes:
                         shutil.copyfile(f, dest)
+                        lf.imported.add(h)
 
     def _collect_crashes(self) -> None:
         """Copies every failing input the engines saved into the campaign's
