@@ -348,7 +348,7 @@ class AflSession(Session):
         corp = max(p[2] for p in per)
         eps = execs / self.elapsed() if self.elapsed() > 0 else 0.0
         last = self.last()
-        if (execs, cov, corp) != (last.execs, last.coverage, last.corpus):
+        if cov and (execs, cov, corp) != (last.execs, last.coverage, last.corpus):
             self.samples.append(Sample(self.elapsed(), execs, cov, corp, eps))
 
     def crash_files(self) -> list[Path]:

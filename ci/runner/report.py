@@ -152,7 +152,7 @@ def _markdown(summary: dict[str, Any]) -> str:
            "## Targets", "", markdown_table(summary), ""]
     for target in summary["targets"]:
         out += [f"![{target} coverage over time](coverage-{target}.svg)", ""]
-    out += ["## Findings", ""]
+    out += [PLOT_NOTE, "", "## Findings", ""]
     if not summary["findings"]:
         out.append("None.")
     for f in summary["findings"]:
@@ -173,12 +173,16 @@ def _markdown(summary: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+PLOT_NOTE = ("Edges as each engine counts them (libFuzzer's cov, AFL++'s edges_found): "
+             "the two instrumentations differ, so compare growth, not levels. "
+             "AFL++ rewrites its statistics about once a minute, hence its steps.")
+
 CSS = """body{font-family:sans-serif;margin:24px;max-width:1150px;color:#222}
 table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ccc;
 padding:4px 8px;text-align:left;font-size:13px}th{background:#f2f2f2}
 td.num{text-align:right}pre{background:#f6f6f6;padding:8px;overflow:auto;
 font-size:12px}.new{color:#b00;font-weight:bold}.plots{display:flex;
-flex-wrap:wrap;gap:12px}"""
+flex-wrap:wrap;gap:12px}.note{color:#555;font-size:13px}"""
 
 
 def _html(summary: dict[str, Any], plots: dict[str, str]) -> str:
@@ -194,7 +198,8 @@ def _html(summary: dict[str, Any], plots: dict[str, str]) -> str:
              f"<p>{e(_status_line(summary))}</p>",
              f"<h2>Targets</h2><table><tr>{head}</tr>{rows}</table>",
              "<h2>Coverage over time</h2><div class='plots'>",
-             "".join(plots.values()), "</div><h2>Findings</h2>"]
+             "".join(plots.values()), "</div>",
+             f"<p class='note'>{e(PLOT_NOTE)}</p><h2>Findings</h2>"]
     if not summary["findings"]:
         parts.append("<p>None.</p>")
     for f in summary["findings"]:
