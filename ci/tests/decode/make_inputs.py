@@ -70,6 +70,13 @@ def nest(field, levels, leaf):
     return payload
 
 
+def nest_groups(levels, leaf=b"\x08\x01"):
+    payload = leaf
+    for level in range(levels):
+        payload = group(100 + level % 3, payload)
+    return payload
+
+
 U = struct.pack
 
 INPUTS = {
@@ -134,6 +141,15 @@ INPUTS = {
     "AllKinds.many_packed_elements":
         packed_varints(42, list(range(-500, 500))) +
         ld(53, b"".join(U("<f", x / 7) for x in range(300))),
+    "AllKinds.unknown_groups_nested_99_levels": nest_groups(99),
+    "AllKinds.unknown_groups_nested_100_levels": nest_groups(100),
+    "AllKinds.unknown_groups_nested_101_levels": nest_groups(101),
+    "AllKinds.messages_and_groups_nested_100_levels":
+        nest(18, 50, nest_groups(50)),
+    "AllKinds.messages_and_groups_nested_101_levels":
+        nest(18, 50, nest_groups(51)),
+    "AllKinds.unknown_length_delimited_holding_deep_groups":
+        ld(900, nest_groups(11)) + ld(901, nest_groups(10)),
     "Nested.packed_deltas_mixed_with_unpacked": b"".join([
         v(2, zigzag(-1)), packed_varints(2, [zigzag(5), zigzag(-6)]),
         v(4, 1000000), v(4, 3), ld(5, v(4, 4294967295)),
