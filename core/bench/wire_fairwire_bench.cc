@@ -1,5 +1,7 @@
 // wire/<workload>/fairwire: the dynamic decoder (fairwire::wire::Decode into a
 // reused wire::Message), against the schema built by hand in bench_schema.cc.
+// Checked once before timing: the element count, no unknown fields, and
+// Serialize(message) equal to the workload's bytes (libprotobuf's encoding).
 #include <cstddef>
 #include <string>
 #include <variant>
@@ -9,6 +11,7 @@
 #include "bench_util.h"
 #include "fairwire/wire/decoder.h"
 #include "fairwire/wire/message.h"
+#include "fairwire/wire/serialize.h"
 #include "wire_bench.h"
 
 namespace fairwire::bench {
@@ -45,6 +48,12 @@ void FairwireDecode(benchmark::State& state, WireWorkload workload) {
   if (CountRepeated(message) != data.elements ||
       !message.unknown_fields().empty()) {
     state.SkipWithError("fairwire decoded a different element count");
+    return;
+  }
+  // Stronger: the canonical re-encoding is libprotobuf's serialization, so
+  // the decoded contents are the ones libprotobuf encoded.
+  if (wire::Serialize(message) != data.bytes) {
+    state.SkipWithError("fairwire's decoded contents re-encode differently");
     return;
   }
   const std::uint64_t before = AllocationCount();
