@@ -11,7 +11,7 @@ interleaving, so repetition i of every benchmark ran in the same round, and
 the ratio of repetition i of two benchmarks compares runs close in time.
 
   bench_report.py out/bench/latest.json [--results core/bench/RESULTS.md]
-                  [--compiler TEXT] [--command TEXT]
+                  [--compiler TEXT] [--source TEXT] [--command TEXT]
 """
 
 import argparse
@@ -305,6 +305,7 @@ def main():
     parser.add_argument("--results")
     parser.add_argument("--compiler", default="unknown")
     parser.add_argument("--command", default="ci/bench")
+    parser.add_argument("--source", default="unknown")
     args = parser.parse_args()
 
     context, runs = load(args.json)
@@ -349,6 +350,7 @@ def main():
             f"- Machine: {machine()}; load average at start "
             f"{', '.join(f'{x:.2f}' for x in context.get('load_avg', [])) or 'unknown'}",
             f"- Compiler: {args.compiler}",
+            f"- Source: {args.source}",
             f"- libbenchmark build: {context.get('library_build_type', '?')}; "
             f"repetitions: {reps}",
             f"- Command: `{args.command}`",
