@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/serialize.h"
 #include "fairwire/wire/writer.h"
 #include "test_schema.h"
@@ -141,6 +142,83 @@ TEST_F(DecoderTest, BoolIsAnyNonZeroValue) {
       Run(B({0x22, 0x07, 0x02, 0x00, 0x80, 0x80, 0x80, 0x80, 0x10})).ok());
   EXPECT_EQ(Get<std::uint8_t>(testing::kBool),
             (std::vector<std::uint8_t>{1, 0, 1}));
+}
+
+// Long packed records take the 64-byte block path: values of every length
+// (1 to 10 bytes, padded or not) decode as the short path does, and a bad
+// element inside a block is reported at its first byte.
+TEST_F(DecoderTest, LongPackedRecordsDecodeEveryVarintLength) {
+  std::vector<std::int64_t> values;
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 3000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const int bits = static_cast<int>(x >> 58);  // 0..63 significant bits
+    values.push_back(static_cast<std::int64_t>((x >> 3) >> (63 - bits)));
+    if (i % 7 == 0) values.back() = -values.back();
+  }
+  for (int pad : {0, 3, 9, 10}) {
+    Writer w(Padding{.tag_bytes = 0, .length_bytes = 0, .value_bytes = pad});
+    w.WriteInt32(testing::kInt32, 1);
+    w.WritePacked(testing::kPackedInt64, FieldKind::kInt64, values);
+    ASSERT_TRUE(Run(B(w.data())).ok()) << pad;
+    EXPECT_EQ(Get<std::int64_t>(testing::kPackedInt64), values) << pad;
+    // With a trailing field: the record no longer ends the input.
+    w.WriteInt32(testing::kInt32, 2);
+    ASSERT_TRUE(Run(B(w.data())).ok()) << pad;
+    EXPECT_EQ(Get<std::int64_t>(testing::kPackedInt64), values) << pad;
+  }
+}
+
+// Both block decoders (portable shifts, BMI2 pext) decode the same values.
+TEST_F(DecoderTest, PortableAndBmi2BlockDecodersAgree) {
+  std::vector<std::int64_t> values;
+  for (int i = 0; i < 640; ++i) {
+    values.push_back(
+        static_cast<std::int64_t>(0x0123456789ABCDEFull >> (i % 64)) *
+        (i % 3 == 0 ? -1 : 1));
+  }
+  Writer w;
+  w.WritePacked(1, FieldKind::kInt64, values);
+  std::string bytes = std::move(w).Take() + std::string(16, '\0');
+  const auto* begin = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  const std::uint8_t* payload = begin + 3;  // tag, two-byte length
+  const std::uint8_t* end = begin + bytes.size() - 16;
+  std::vector<std::int64_t> portable(values.size());
+  const std::uint8_t* p = payload;
+  std::int64_t* dst = portable.data();
+  ASSERT_TRUE((internal::DecodeVarintBlocks<FieldKind::kInt64, std::int64_t,
+                                            internal::PortableGather>(
+      &p, end, begin + bytes.size(), &dst)));
+  const auto decoded = static_cast<std::size_t>(dst - portable.data());
+  EXPECT_GT(decoded, values.size() / 2);
+  portable.resize(decoded);
+  EXPECT_EQ(portable,
+            std::vector<std::int64_t>(
+                values.begin(), values.begin() + static_cast<long>(decoded)));
+#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
+  if (internal::CpuHasBmi2()) {
+    std::vector<std::int64_t> bmi2(values.size());
+    const std::uint8_t* q = payload;
+    std::int64_t* dst2 = bmi2.data();
+    ASSERT_TRUE(
+        (internal::DecodeVarintBlocksBmi2<FieldKind::kInt64, std::int64_t>(
+            &q, end, begin + bytes.size(), &dst2)));
+    EXPECT_EQ(q, p);
+    bmi2.resize(static_cast<std::size_t>(dst2 - bmi2.data()));
+    EXPECT_EQ(bmi2, portable);
+  }
+#endif
+}
+
+TEST_F(DecoderTest, ElevenByteElementInsideALongPackedRecordIsAnError) {
+  std::string payload(200, '\x01');
+  const std::size_t bad = 150;
+  for (std::size_t i = bad; i < bad + 10; ++i) payload[i] = '\x80';
+  Writer w;
+  w.WriteLen(testing::kPackedInt64, payload);
+  w.WriteInt32(testing::kInt32, 1);
+  // Tag (1 byte) and length (2 bytes) precede the payload.
+  EXPECT_EQ(Run(B(w.data())), Err(DecodeError::kVarintTooLong, 3 + bad));
 }
 
 // --- Lengths and packed payloads -------------------------------------------

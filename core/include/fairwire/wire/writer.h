@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "fairwire/wire/schema.h"
 #include "fairwire/wire/varint.h"
@@ -172,11 +173,21 @@ class Writer {
   template <typename T>
   void WritePacked(std::uint32_t field_number, FieldKind kind,
                    std::span<const T> values);
+  template <typename T>
+  void WritePacked(std::uint32_t field_number, FieldKind kind,
+                   const std::vector<T>& values) {
+    WritePacked(field_number, kind, std::span<const T>(values));
+  }
   // One unpacked record per value.
   template <typename T>
   void WriteUnpacked(std::uint32_t field_number, FieldKind kind,
                      std::span<const T> values) {
     for (const T& v : values) Write(field_number, kind, v);
+  }
+  template <typename T>
+  void WriteUnpacked(std::uint32_t field_number, FieldKind kind,
+                     const std::vector<T>& values) {
+    WriteUnpacked(field_number, kind, std::span<const T>(values));
   }
   // Several packed records: chunk i holds the next chunk_sizes[i] values
   // (clamped to what is left); values left after the last chunk go in one

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -151,8 +152,120 @@ inline const std::uint8_t* ReadPackedElement(const std::uint8_t* p,
   return nullptr;
 }
 
+// Gathers the 7-bit groups of the low bytes of `word` (continuation bits
+// cleared by the caller's mask) into one value.
+inline std::uint64_t GatherSevenBitGroups(std::uint64_t word) {
+  word &= 0x7F7F7F7F7F7F7F7Full;
+  word = ((word & 0x7F007F007F007F00ull) >> 1) | (word & 0x007F007F007F007Full);
+  word = ((word & 0x3FFF00003FFF0000ull) >> 2) | (word & 0x00003FFF00003FFFull);
+  return ((word & 0x0FFFFFFF00000000ull) >> 4) | (word & 0x000000000FFFFFFFull);
+}
+
+// One bit per byte of the 64 bytes at p: set where the byte is below 0x80.
+inline std::uint64_t TerminatorMask64(const std::uint8_t* p) {
+  std::uint64_t mask = 0;
+  for (int i = 0; i < 8; ++i) {
+    const std::uint64_t stops =
+        (~LoadFixed64(p + 8 * i) & 0x8080808080808080ull) >> 7;
+    mask |= ((stops * 0x0102040810204080ull) >> 56) << (8 * i);
+  }
+  return mask;
+}
+
+// Gathers 7-bit groups portably (shifts and masks).
+struct PortableGather {
+  static std::uint64_t Apply(std::uint64_t word) {
+    return GatherSevenBitGroups(word);
+  }
+};
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FAIRWIRE_WIRE_HAVE_BMI2_PATH 1
+// Gathers 7-bit groups with one BMI2 pext instruction.
+struct Bmi2Gather {
+  [[gnu::target("bmi2")]] static inline std::uint64_t Apply(
+      std::uint64_t word) {
+    return __builtin_ia32_pext_di(word, 0x7F7F7F7F7F7F7F7Full);
+  }
+};
+
+// True if the CPU has BMI2 (checked once).
+inline bool CpuHasBmi2() {
+  static const bool has = __builtin_cpu_supports("bmi2") != 0;
+  return has;
+}
+#endif
+
+// Decodes the varint of known length 1..10 at p (16 bytes readable), without
+// branches: the length selects the bytes by table.
+template <typename Gather>
+inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
+                                       std::size_t length) {
+  static constexpr std::uint64_t kLow[11] = {0,
+                                             0xFFull,
+                                             0xFFFFull,
+                                             0xFFFFFFull,
+                                             0xFFFFFFFFull,
+                                             0xFFFFFFFFFFull,
+                                             0xFFFFFFFFFFFFull,
+                                             0xFFFFFFFFFFFFFFull,
+                                             ~std::uint64_t{0},
+                                             ~std::uint64_t{0},
+                                             ~std::uint64_t{0}};
+  static constexpr std::uint64_t kHigh[11] = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7Full << 56, ~std::uint64_t{0}};
+  const std::uint64_t low = Gather::Apply(LoadFixed64(p) & kLow[length]);
+  const std::uint64_t b8 = p[8];
+  const std::uint64_t b9 = p[9];
+  const std::uint64_t high = ((b8 & 0x7Fu) << 56) | (b9 << 63);
+  return low | (high & kHigh[length]);
+}
+
+// The bulk of a packed varint record: 64 bytes at a time while 16 bytes past
+// each block are readable. A terminator bitmap gives every element's length
+// up front, so element decodes do not wait on each other. Advances *p and
+// *dst; false if an element is longer than 10 bytes (left at its start).
+template <FieldKind K, typename T, typename Gather>
+inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
+                               const std::uint8_t* end,
+                               const std::uint8_t* limit, T** dst_in) {
+  const std::uint8_t* p = *p_in;
+  T* dst = *dst_in;
+  const std::uint8_t* block = p;
+  bool ok = true;
+  while (ok && end - block >= 64 && limit - block >= 64 + 16) {
+    std::uint64_t mask = TerminatorMask64(block);
+    while (mask != 0) {
+      const std::uint8_t* last = block + std::countr_zero(mask);
+      mask &= mask - 1;
+      const auto length = static_cast<std::size_t>(last - p) + 1;
+      if (length > static_cast<std::size_t>(kMaxVarintBytes)) {
+        ok = false;
+        break;
+      }
+      *dst++ = static_cast<T>(
+          KindTraits<K>::Convert(DecodeKnownLength<Gather>(p, length)));
+      p = last + 1;
+    }
+    block += 64;
+  }
+  *p_in = p;
+  *dst_in = dst;
+  return ok;
+}
+
+#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
+template <FieldKind K, typename T>
+[[gnu::target("bmi2"), gnu::flatten]] bool DecodeVarintBlocksBmi2(
+    const std::uint8_t** p, const std::uint8_t* end, const std::uint8_t* limit,
+    T** dst) {
+  return DecodeVarintBlocks<K, T, Bmi2Gather>(p, end, limit, dst);
+}
+#endif
+
 // Decodes the packed payload [p, end) of a varint kind K, appending to out.
-// Reserves once (one element per terminator byte), then a tight loop.
+// Reserves once (one element per terminator byte), then decodes in blocks
+// (DecodeVarintBlocks, with BMI2 when the CPU has it), then the tail.
 template <FieldKind K, typename T>
 const std::uint8_t* ParsePackedVarint(ParseContext& ctx, const std::uint8_t* p,
                                       const std::uint8_t* end,
@@ -163,19 +276,63 @@ const std::uint8_t* ParsePackedVarint(ParseContext& ctx, const std::uint8_t* p,
   const std::size_t old_size = out.size();
   out.resize(old_size + count);
   T* dst = out.data() + old_size;
+  T* const dst_end = dst + count;
   const std::uint8_t* const limit = ctx.limit;
-  for (std::size_t i = 0; i < count; ++i) {
+  bool ok;
+#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
+  if (CpuHasBmi2()) {
+    ok = DecodeVarintBlocksBmi2<K, T>(&p, end, limit, &dst);
+  } else {
+    ok = DecodeVarintBlocks<K, T, PortableGather>(&p, end, limit, &dst);
+  }
+#else
+  ok = DecodeVarintBlocks<K, T, PortableGather>(&p, end, limit, &dst);
+#endif
+  for (; ok && dst != dst_end; ++dst) {
     std::uint64_t raw;
     const std::uint8_t* q = ReadPackedElement(p, limit, &raw);
     if (q == nullptr) {
-      out.resize(old_size);
-      return FailPackedVarint(ctx, p, end);
+      ok = false;
+      break;
     }
-    dst[i] = static_cast<T>(KindTraits<K>::Convert(raw));
+    *dst = static_cast<T>(KindTraits<K>::Convert(raw));
     p = q;
+  }
+  if (!ok) {
+    out.resize(old_size);
+    return FailPackedVarint(ctx, p, end);
   }
   return p;
 }
+
+// A forward iterator over unaligned little-endian T values in a byte buffer,
+// so that vector::insert appends them in one pass.
+template <typename T>
+struct UnalignedIterator {
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const T*;
+  using reference = T;
+
+  const std::uint8_t* p = nullptr;
+
+  T operator*() const {
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return value;
+  }
+  UnalignedIterator& operator++() {
+    p += sizeof(T);
+    return *this;
+  }
+  UnalignedIterator operator++(int) {
+    UnalignedIterator old = *this;
+    p += sizeof(T);
+    return old;
+  }
+  bool operator==(const UnalignedIterator&) const = default;
+};
 
 // Decodes the packed payload [p, end) of a fixed-width kind K into out.
 // Errors: kPackedSizeNotMultiple at `length_at`.
@@ -190,18 +347,17 @@ const std::uint8_t* ParsePackedFixed(ParseContext& ctx,
   if (size % kWidth != 0) {
     return ctx.Fail(DecodeError::kPackedSizeNotMultiple, length_at);
   }
-  const std::size_t count = size / kWidth;
-  const std::size_t old_size = out.size();
-  out.resize(old_size + count);
-  T* dst = out.data() + old_size;
   if constexpr (std::endian::native == std::endian::little &&
                 sizeof(T) == kWidth) {
-    if (count != 0) std::memcpy(dst, p, size);
+    // Appended without zero-filling first: one pass over the payload.
+    out.insert(out.end(), UnalignedIterator<T>{p}, UnalignedIterator<T>{end});
   } else {
+    const std::size_t count = size / kWidth;
+    out.reserve(out.size() + count);
     for (std::size_t i = 0; i < count; ++i) {
       std::uint64_t raw =
           kWidth == 4 ? LoadFixed32(p + 4 * i) : LoadFixed64(p + 8 * i);
-      dst[i] = static_cast<T>(KindTraits<K>::Convert(raw));
+      out.push_back(static_cast<T>(KindTraits<K>::Convert(raw)));
     }
   }
   return end;
