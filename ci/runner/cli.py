@@ -149,6 +149,9 @@ def main(argv: list[str]) -> int:
     except RunnerError as e:
         log(str(e))
         return 2
+    except KeyboardInterrupt:
+        log("interrupted")
+        return 130
     return 2
 
 

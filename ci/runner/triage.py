@@ -91,7 +91,8 @@ def run_input(target: Target, engine: str, path: Path,
     if target.fuzzer and target.fuzzer.is_file():
         cmd = [str(target.fuzzer), str(path)]
         if engine == "libfuzzer":
-            cmd = [str(target.fuzzer), "-timeout=25", "-runs=1", str(path)]
+            # The campaign's own limit, so that a timeout- input times out again.
+            cmd = [str(target.fuzzer), "-timeout=10", "-runs=1", str(path)]
     else:
         cmd = [str(target.replay), str(path)]
     try:
