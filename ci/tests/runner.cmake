@@ -70,18 +70,27 @@ if(FAIRWIRE_BUILD_FUZZERS AND NOT FAIRWIRE_FUZZ_ENGINE STREQUAL "external")
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/fairwire-selftest-targets.tsv
        CONTENT "${l1}${l2}")
 
-  if(FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer" AND FAIRWIRE_PYTHON3)
+  if(FAIRWIRE_PYTHON3)
     # A short campaign against the broken copy: the runner must find the bug,
     # save it, shrink it, and write a regression that fails against the
-    # broken copy and passes against the fixed one.
-    add_test(NAME runner.finds_shrinks_and_saves_broken_varint
+    # broken copy and passes against the fixed one; then a campaign stopped by
+    # SIGTERM must still write its report. libFuzzer build:
+    # runner.finds_shrinks_and_saves_broken_varint; AFL++ build: the same
+    # through afl-fuzz and afl-tmin (runner.afl.finds_...).
+    set(_fw_test runner.finds_shrinks_and_saves_broken_varint)
+    set(_fw_seconds 10)
+    if(FAIRWIRE_FUZZ_ENGINE STREQUAL "afl")
+      set(_fw_test runner.afl.finds_shrinks_and_saves_broken_varint)
+      set(_fw_seconds 20)
+    endif()
+    add_test(NAME ${_fw_test}
              COMMAND ${FAIRWIRE_PYTHON3} ${_fw_runner_dir}/campaign_selftest.py
+                     --engine ${FAIRWIRE_FUZZ_ENGINE} --seconds ${_fw_seconds}
                      --repo ${PROJECT_SOURCE_DIR}
                      --targets-file ${CMAKE_BINARY_DIR}/fairwire-selftest-targets.tsv
                      --broken-replay $<TARGET_FILE:runner_selftest_replay>
                      --fixed-replay $<TARGET_FILE:runner_selftest_fixed_replay>
                      --work ${CMAKE_CURRENT_BINARY_DIR}/runner_selftest_work)
-    set_tests_properties(runner.finds_shrinks_and_saves_broken_varint PROPERTIES
-                         LABELS runner TIMEOUT 180 RUN_SERIAL ON)
+    set_tests_properties(${_fw_test} PROPERTIES LABELS runner TIMEOUT 180 RUN_SERIAL ON)
   endif()
 endif()

@@ -24,6 +24,7 @@ ARGS: argparse.Namespace
 def fairwire(*extra: str, corpus: Path, out: Path) -> list[str]:
     """The runner's command line for the self-test builds."""
     return [sys.executable, str(ARGS.repo / "ci" / "fairwire"), "fuzz", "run",
+            "--engine", ARGS.engine,
             "--targets-file", str(ARGS.targets_file), "--corpus-root", str(corpus),
             "--out", str(out), "--plain", "--status-interval", "2", *extra]
 
@@ -49,7 +50,7 @@ class BrokenVarintCampaign(unittest.TestCase):
         (seeds / "small-values").write_bytes(bytes([1] + [0] * 7 + [0xFE] + [0xFF] * 7))
         cls.started = time.time()
         cls.result = subprocess.run(
-            fairwire("runner_selftest", "--time", "10", "--jobs", "1",
+            fairwire("runner_selftest", "--time", str(ARGS.seconds), "--jobs", "1",
                      corpus=cls.corpus, out=cls.work / "campaigns"),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=150)
         cls.output = cls.result.stdout.decode(errors="replace")
@@ -130,8 +131,7 @@ class InterruptedCampaign(unittest.TestCase):
         self.assertTrue(summary["interrupted"])
         self.assertGreater(summary["sessions"][0]["execs"], 0)
         self.assertTrue((campaign / "report.html").is_file())
-        corpus = campaign / "runner_selftest_fixed" / "libfuzzer" / "corpus"
-        self.assertGreater(len(list(corpus.iterdir())), 0)
+        self.assertGreater(summary["sessions"][0]["corpus"], 1)
 
 
 def main() -> None:
@@ -140,6 +140,9 @@ def main() -> None:
     p = argparse.ArgumentParser()
     for name in ("repo", "targets-file", "broken-replay", "fixed-replay", "work"):
         p.add_argument(f"--{name}", type=Path, required=True)
+    p.add_argument("--engine", default="libfuzzer", choices=["libfuzzer", "afl"])
+    p.add_argument("--seconds", type=int, default=10,
+                   help="the campaign against the broken copy")
     ARGS, rest = p.parse_known_args()
     ARGS.work.mkdir(parents=True, exist_ok=True)
     unittest.main(argv=[sys.argv[0], "-v", *rest])
