@@ -30,6 +30,8 @@ NOISE = re.compile(r"__sanitizer|__asan|__ubsan|__lsan|__interceptor|"
                    r"^main$|LLVMFuzzerTestOneInput|^std::__|^__cxa|"
                    r"^\?\?$|^gsignal$")
 TOP_FRAMES = 3
+# Kinds grouped by kind and top frames (a property violation: by name only).
+SANITIZER_KINDS = ("asan-", "lsan-", "ubsan", "libfuzzer-", "exit-")
 
 
 @dataclass
@@ -43,7 +45,7 @@ class Signature:
     @property
     def key(self) -> str:
         """The grouping key: kind, plus top frames for sanitizer reports."""
-        if self.kind.startswith(("asan-", "ubsan", "libfuzzer-")):
+        if self.kind.startswith(SANITIZER_KINDS):
             return f"{self.kind} @ {' < '.join(self.frames)}"
         return self.kind
 
@@ -51,7 +53,7 @@ class Signature:
     def slug(self) -> str:
         """A file-name-safe name for the failure."""
         text = self.kind
-        if self.frames and self.kind.startswith(("asan-", "ubsan", "libfuzzer-")):
+        if self.frames and self.kind.startswith(SANITIZER_KINDS):
             text += "-" + re.sub(r"\(.*", "", self.frames[0]).split("::")[-1]
         return re.sub(r"[^A-Za-z0-9_-]+", "_", text).strip("_")[:60] or "failure"
 
@@ -72,7 +74,8 @@ def parse_signature(report: str) -> Optional[Signature]:
         return Signature(prop, frames, v.group(1).strip())
     a = ASAN.search(report)
     if a:
-        return Signature(f"asan-{a.group(2)}", frames, a.group(0))
+        kind = "lsan-leak" if a.group(1) == "LeakSanitizer" else f"asan-{a.group(2)}"
+        return Signature(kind, frames, a.group(0))
     u = UBSAN.search(report)
     if u:
         words = re.sub(r"[^a-z ]", "", u.group(1).split(":")[0].lower()).split()[:4]

@@ -85,6 +85,13 @@ class Signatures(unittest.TestCase):
                               "2147483647 + 1 cannot be represented\n")
         self.assertEqual(sig.kind, "ubsan-signed-integer-overflow")
 
+    def test_leak_report(self) -> None:
+        sig = parse_signature("==5==ERROR: LeakSanitizer: detected memory leaks\n"
+                              "    #0 0x1 in operator new(unsigned long) x.cc:1\n"
+                              "    #1 0x2 in fairwire::Make() /src/a.cc:9:3\n")
+        self.assertEqual(sig.kind, "lsan-leak")
+        self.assertIn("fairwire::Make()", sig.key)
+
     def test_clean_output_has_no_signature(self) -> None:
         self.assertIsNone(parse_signature("INFO: Running with entropic power schedule\n"))
 
