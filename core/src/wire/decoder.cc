@@ -17,7 +17,8 @@ const std::uint8_t* ParseMessage(ParseContext& ctx, const std::uint8_t* p,
 
 // Sets a singular value (last one wins) or appends a repeated one.
 template <typename T>
-void Store(std::vector<T>& values, bool repeated, T value) {
+[[gnu::always_inline]] inline void Store(std::vector<T>& values, bool repeated,
+                                         T value) {
   if (repeated || values.empty()) {
     values.push_back(value);
   } else {
@@ -33,17 +34,30 @@ const std::uint8_t* ParsePackedClosedEnum(
   if (p == end) return p;
   if (end[-1] >= 0x80) return internal::FailPackedVarint(ctx, p, end);
   const Schema& schema = msg.schema();
-  out.reserve(out.size() + internal::CountTerminators(p, end));
+  const internal::EnumBitmap& bitmap = schema.enum_bitmap(field.enum_index);
+  // Fast path: decode the whole record as int32 values, then check them all
+  // against the enum in one pass; only a record holding an unknown value is
+  // decoded again element by element (to keep each unknown's 64 bits).
+  const std::size_t old_size = out.size();
+  const std::uint8_t* const begin = p;
+  p = internal::ParsePackedVarint<FieldKind::kEnum>(ctx, p, end, out);
+  if (p == nullptr) return nullptr;
+  bool all_known = true;
+  for (std::size_t i = old_size; i < out.size(); ++i) {
+    all_known &= schema.EnumContains(bitmap, field.enum_index, out[i]);
+  }
+  if (all_known) return p;
+  out.resize(old_size);
+  std::string& unknown = msg.mutable_unknown_fields();
+  p = begin;
   while (p < end) {
-    std::uint64_t raw;
+    std::uint64_t raw = 0;  // the record was validated by the fast path
     const std::uint8_t* q = internal::ReadPackedElement(p, ctx.limit, &raw);
-    if (q == nullptr) return internal::FailPackedVarint(ctx, p, end);
     const auto value = static_cast<std::int32_t>(raw);
-    if (schema.EnumContains(field.enum_index, value)) {
+    if (schema.EnumContains(bitmap, field.enum_index, value)) {
       out.push_back(value);
     } else {
-      internal::AppendVarintRecord(field.number, raw,
-                                   &msg.mutable_unknown_fields());
+      internal::AppendVarintRecord(field.number, raw, &unknown);
     }
     p = q;
   }
@@ -52,12 +66,10 @@ const std::uint8_t* ParsePackedClosedEnum(
 
 // A field of packable kind K: its natural wire type, packed, or unknown.
 template <FieldKind K>
-const std::uint8_t* ParseScalarField(ParseContext& ctx,
-                                     const std::uint8_t* tag_start,
-                                     const std::uint8_t* p,
-                                     const std::uint8_t* end, const Tag& tag,
-                                     const FieldDef& field, FieldValues& values,
-                                     Message& msg) {
+[[gnu::flatten]] const std::uint8_t* ParseScalarField(
+    ParseContext& ctx, const std::uint8_t* tag_start, const std::uint8_t* p,
+    const std::uint8_t* end, const Tag& tag, const FieldDef& field,
+    FieldValues& values, Message& msg) {
   using Traits = KindTraits<K>;
   using T = typename Traits::Type;
   auto& out = *std::get_if<std::vector<T>>(&values);
@@ -67,6 +79,24 @@ const std::uint8_t* ParseScalarField(ParseContext& ctx,
     // here, without going back through the record dispatch.
     const auto tag_length = static_cast<std::size_t>(p - tag_start);
     const std::uint8_t tag_byte = *tag_start;
+    // A closed enum's bitmap, copied to locals (the stores into `out` could
+    // otherwise alias it).
+    [[maybe_unused]] bool closed = false;
+    [[maybe_unused]] std::int32_t enum_base = 0;
+    [[maybe_unused]] const std::uint64_t* enum_bits = nullptr;
+    [[maybe_unused]] std::uint64_t enum_span = 0;
+    if constexpr (K == FieldKind::kEnum) {
+      const Schema& schema = msg.schema();
+      if (schema.enums()[static_cast<std::size_t>(field.enum_index)].closed) {
+        const internal::EnumBitmap& bitmap =
+            schema.enum_bitmap(field.enum_index);
+        closed = true;
+        enum_base = bitmap.base;
+        enum_bits = bitmap.bits.data();
+        enum_span = bitmap.bits.size() * 64;
+      }
+    }
+    const bool repeated = field.repeated;
     for (;;) {
       std::uint64_t raw;
       p = internal::ReadRaw<Traits::kWire>(ctx, p, end, &raw);
@@ -86,7 +116,7 @@ const std::uint8_t* ParseScalarField(ParseContext& ctx,
           known = false;
         }
       }
-      if (known) Store(out, field.repeated, value);
+      if (known) Store(out, repeated, value);
       if (static_cast<std::size_t>(end - p) <= tag_length || *p != tag_byte ||
           (tag_length > 1 &&
            std::memcmp(p + 1, tag_start + 1, tag_length - 1) != 0)) {

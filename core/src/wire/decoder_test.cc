@@ -295,6 +295,22 @@ TEST_F(DecoderTest, ClosedEnumUnpackedAbove32BitsKeepsLow32LikeDynamicMessage) {
             std::string("\x70\x07\x28\x87\x80\x80\x80\x10", 8));
 }
 
+TEST_F(DecoderTest, LongPackedClosedEnumRecordKeepsUnknownsInOrder) {
+  std::vector<std::int32_t> values;
+  for (int i = 0; i < 300; ++i) values.push_back(i % 37 == 5 ? 7 + i : i % 3);
+  Writer packed;
+  packed.WritePacked(testing::kColors, FieldKind::kEnum, values);
+  Writer unpacked;
+  unpacked.WriteUnpacked(testing::kColors, FieldKind::kEnum, values);
+  ASSERT_TRUE(Run(B(unpacked.data())).ok());
+  const std::vector<std::int32_t> known = Get<std::int32_t>(testing::kColors);
+  const std::string unknown = msg_.unknown_fields();
+  EXPECT_EQ(known.size() + 8, values.size());
+  ASSERT_TRUE(Run(B(packed.data())).ok());
+  EXPECT_EQ(Get<std::int32_t>(testing::kColors), known);
+  EXPECT_EQ(msg_.unknown_fields(), unknown);
+}
+
 TEST_F(DecoderTest, OpenEnumKeepsUnknownValues) {
   ASSERT_TRUE(Run(B({0x78, 0x07, 0x7A, 0x01, 0x09})).ok());
   EXPECT_EQ(Get<std::int32_t>(testing::kShades),

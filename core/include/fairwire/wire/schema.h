@@ -115,8 +115,16 @@ class Schema {
   // True if `value` is one of the enum's values. O(1) for values near the
   // enum's smallest one, a binary search for far outliers.
   bool EnumContains(std::int32_t enum_index, std::int32_t value) const {
-    const internal::EnumBitmap& bitmap =
-        enum_bitmaps_[static_cast<std::size_t>(enum_index)];
+    return EnumContains(enum_bitmap(enum_index), enum_index, value);
+  }
+
+  // For the decoder's hot loops: the enum's membership bitmap, resolved once
+  // per run of values, and the test against it.
+  const internal::EnumBitmap& enum_bitmap(std::int32_t enum_index) const {
+    return enum_bitmaps_[static_cast<std::size_t>(enum_index)];
+  }
+  bool EnumContains(const internal::EnumBitmap& bitmap, std::int32_t enum_index,
+                    std::int32_t value) const {
     const auto offset = static_cast<std::uint64_t>(std::int64_t{value} -
                                                    std::int64_t{bitmap.base});
     if (offset < bitmap.bits.size() * 64) {

@@ -60,9 +60,9 @@ inline const std::uint8_t* ReadLenRecord(ParseContext& ctx,
 
 // Reads one value of wire type VARINT, I32 or I64 at p into *raw.
 template <WireType W>
-inline const std::uint8_t* ReadRaw(ParseContext& ctx, const std::uint8_t* p,
-                                   const std::uint8_t* end,
-                                   std::uint64_t* raw) {
+[[gnu::always_inline]] inline const std::uint8_t* ReadRaw(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::uint64_t* raw) {
   if constexpr (W == WireType::kVarint) {
     DecodeError error;
     const std::uint8_t* q = ReadVarint(p, end, raw, &error);
