@@ -7,12 +7,8 @@ add_library(fairwire_props_poll STATIC
   ${CMAKE_CURRENT_LIST_DIR}/models/poll_model.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_checks.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_runners.cc
-  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_priority.cc
-  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_sticky.cc
-  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_round_robin.cc
-  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_budgeted2.cc
-  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_budgeted3.cc
-  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_random_start.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_select_boxed.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_typed.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_nested.cc)
 target_include_directories(fairwire_props_poll PUBLIC
   ${CMAKE_CURRENT_LIST_DIR}/scenarios

@@ -31,25 +31,38 @@ namespace fairwire::poll {
   return Result::Pending();
 }
 
-Observation RunScript(const PollScript& script, PolicyKind policy,
-                      CompositeKind kind) {
+namespace internal {
+
+BoxedPolicy::Box MakePolicy(PolicyKind policy,
+                            const std::vector<std::uint8_t>* draws) {
   switch (policy) {
-    case PolicyKind::kPriority:
-      return internal::RunPriority(script, kind);
     case PolicyKind::kSticky:
-      return internal::RunSticky(script, kind);
+      return Sticky();
     case PolicyKind::kRoundRobin:
-      return internal::RunRoundRobin(script, kind);
+      return RoundRobin();
     case PolicyKind::kBudgeted2:
-      return internal::RunBudgeted2(script, kind);
+      return Budgeted<2>();
     case PolicyKind::kBudgeted3:
-      return internal::RunBudgeted3(script, kind);
+      return Budgeted<3>();
     case PolicyKind::kRandomStart:
-      return internal::RunRandomStart(script, kind);
+      return RandomStart<ScriptedRng>(ScriptedRng(draws));
+    case PolicyKind::kPriority:
     case PolicyKind::kNested:
       break;
   }
-  return internal::RunNested(script);
+  return Priority();
+}
+
+}  // namespace internal
+
+Observation RunScript(const PollScript& script, PolicyKind policy,
+                      CompositeKind kind) {
+  if (policy == PolicyKind::kNested) return internal::RunNested(script);
+  if (kind == CompositeKind::kSelect &&
+      script.children.size() > internal::kTypedSelectMax) {
+    return internal::RunSelectBoxed(script, policy);
+  }
+  return internal::RunTyped(script, policy, kind);
 }
 
 }  // namespace fairwire::poll
