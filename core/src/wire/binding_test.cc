@@ -97,6 +97,17 @@ TEST(BindingTest, ClosedEnumUnknownValuesGoToUnknownFieldsInParseOrder) {
   EXPECT_EQ(r.unknown, std::string("\x90\x03\x09\x28\x07\x28\x08\x28\x09", 9));
 }
 
+TEST(BindingTest, UnpackedRunsKeepOrderAndSendUnknownsAside) {
+  Root r;
+  ASSERT_TRUE(DecodeInto(B({0x28, 0x01, 0x28, 0x09, 0x28, 0x02, 0x08, 0x05,
+                            0x08, 0x06, 0x28, 0x00}),
+                         kRoot, r)
+                  .ok());
+  EXPECT_EQ(r.colors, (std::vector<std::int32_t>{1, 2, 0}));
+  EXPECT_EQ(r.i32, 6);
+  EXPECT_EQ(r.unknown, std::string("\x28\x09", 2));
+}
+
 TEST(BindingTest, WrongWireTypeKeptAsUnknown) {
   Root r;
   ASSERT_TRUE(

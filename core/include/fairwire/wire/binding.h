@@ -24,6 +24,7 @@
 #define FAIRWIRE_WIRE_BINDING_H_
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -212,21 +213,33 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
   } else {
     using Traits = KindTraits<K>;
     if (tag.wire_type == static_cast<std::uint32_t>(kWire)) {
-      std::uint64_t raw;
-      p = ReadRaw<kWire>(ctx, p, end, &raw);
-      if (p == nullptr) return nullptr;
-      const auto value = Traits::Convert(raw);
-      if constexpr (IsValid != nullptr) {
-        if (!IsValid(value)) {
-          if (unknown != nullptr) {
-            AppendVarintRecord(
-                N, static_cast<std::uint64_t>(std::int64_t{value}), unknown);
+      // A run of records with the same tag bytes stays in this loop.
+      const auto tag_length = static_cast<std::size_t>(p - tag_start);
+      const std::uint8_t tag_byte = *tag_start;
+      for (;;) {
+        std::uint64_t raw;
+        p = ReadRaw<kWire>(ctx, p, end, &raw);
+        if (p == nullptr) return nullptr;
+        const auto value = Traits::Convert(raw);
+        bool known = true;
+        if constexpr (IsValid != nullptr) {
+          if (!IsValid(value)) {
+            if (unknown != nullptr) {
+              AppendVarintRecord(
+                  N, static_cast<std::uint64_t>(std::int64_t{value}), unknown);
+            }
+            known = false;
           }
+        }
+        if (known) StoreMember(member, static_cast<Element>(value));
+        if (static_cast<std::size_t>(end - p) <= tag_length || *p != tag_byte ||
+            (tag_length > 1 &&
+             std::memcmp(p + 1, tag_start + 1, tag_length - 1) != 0)) {
           return p;
         }
+        tag_start = p;
+        p += tag_length;
       }
-      StoreMember(member, static_cast<Element>(value));
-      return p;
     }
     if constexpr (MemberShape<M>::kRepeated) {
       if (tag.wire_type == static_cast<std::uint32_t>(WireType::kLen)) {
