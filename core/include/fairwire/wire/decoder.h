@@ -2,6 +2,24 @@
 // Accepts packed and unpacked encodings of every packable repeated field, as
 // libprotobuf 3.21 does (DESIGN.md, "Wire core"). Hot loops do no
 // per-element indirect call or allocation.
+//
+// Where libprotobuf's generated code and its DynamicMessage differ, this
+// decoder follows DynamicMessage (what `protoc --decode` uses): a closed-enum
+// value outside the enum arriving UNPACKED goes to the unknown fields as its
+// int32 value sign-extended to 64 bits (2^32 + 5 is kept as 5; 0xFFFFFFFF as
+// -1); arriving PACKED it keeps all 64 bits (both libprotobuf paths agree).
+// Membership is always tested on the int32-truncated value.
+//
+// Tags are read as libprotobuf reads them: at most 5 bytes, value modulo
+// 2^32, so kFieldNumberTooLarge is never returned. Only the first error in
+// wire order is reported; its offset is the first byte of the item that
+// failed: the tag (field 0, wire type 6/7, unexpected or mismatched end-group,
+// a tag longer than 5 bytes or cut short), the start-group tag
+// (kUnterminatedGroup), the tag of the record nesting too deep
+// (kDepthExceeded), the length varint (kLength*, kPackedSizeNotMultiple),
+// the value (kTruncated, kVarintTooLong), the packed element
+// (kPackedElementPastRecord, kVarintTooLong), the string payload
+// (kInvalidUtf8).
 #ifndef FAIRWIRE_WIRE_DECODER_H_
 #define FAIRWIRE_WIRE_DECODER_H_
 

@@ -19,7 +19,8 @@ enum class DecodeError : std::uint8_t {
   kLengthTooLarge,           // a length of 2^31 or more
   kLengthPastEnd,            // a length-delimited record runs past its end
   kFieldNumberZero,          // tag with field number 0
-  kFieldNumberTooLarge,      // tag whose field number exceeds 2^29 - 1
+  kFieldNumberTooLarge,      // tag whose field number exceeds 2^29 - 1 (never
+                             // returned: tags are taken modulo 2^32)
   kInvalidWireType,          // wire type 6 or 7
   kUnexpectedEndGroup,       // end-group tag without its start
   kMismatchedEndGroup,       // end-group tag for another field number
