@@ -202,7 +202,7 @@ int Run(int argc, char** argv) {
                  "protoc would print only the last (not supported)\n";
     return kExitUnsupported;
   }
-  const std::string extended = ExtendedTypeWithUnknownFields(*built, message);
+  const std::string extended = TypeWithExtensionValue(*built, message);
   if (!extended.empty()) {
     std::cerr << "fairwire-decode: the input holds an extension of " << extended
               << "; fairwire::wire has no extensions, protoc would print "

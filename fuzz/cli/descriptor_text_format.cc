@@ -57,8 +57,8 @@ std::string OneofWithSeveralMembers(const protobuf::DescriptorSchema& built,
   return "";
 }
 
-std::string ExtendedTypeWithUnknownFields(
-    const protobuf::DescriptorSchema& built, const Message& message) {
+std::string TypeWithExtensionValue(const protobuf::DescriptorSchema& built,
+                                   const Message& message) {
   const gpb::Descriptor& type =
       *built.messages[static_cast<std::size_t>(message.message_index())];
   if (!message.unknown_fields().empty() && type.extension_range_count() > 0) {
@@ -75,7 +75,7 @@ std::string ExtendedTypeWithUnknownFields(
   for (std::size_t i = 0; i < def.fields.size(); ++i) {
     if (def.fields[i].kind != FieldKind::kMessage) continue;
     for (const Message& child : message.Get<Message>(i)) {
-      std::string found = ExtendedTypeWithUnknownFields(built, child);
+      std::string found = TypeWithExtensionValue(built, child);
       if (!found.empty()) return found;
     }
   }

@@ -27,8 +27,8 @@ std::string OneofWithSeveralMembers(const protobuf::DescriptorSchema& built,
 // unknown fields hold a record numbered as an extension of the type defined
 // in its descriptor pool, or "". fairwire::wire has no extensions: their
 // values stay unknown fields, which protoc prints as "[ext.name]: value".
-std::string ExtendedTypeWithUnknownFields(
-    const protobuf::DescriptorSchema& built, const Message& message);
+std::string TypeWithExtensionValue(const protobuf::DescriptorSchema& built,
+                                   const Message& message);
 
 }  // namespace fairwire::wire
 

@@ -283,7 +283,7 @@ TEST_P(TextFormatDiffTest, PrintsWhatProtocPrintsOrRejectsWithIt) {
       continue;
     }
     if (!OneofWithSeveralMembers(*built, message).empty() ||
-        !ExtendedTypeWithUnknownFields(*built, message).empty()) {
+        !TypeWithExtensionValue(*built, message).empty()) {
       ++unsupported;  // fairwire-decode refuses these (exit 3)
       continue;
     }
