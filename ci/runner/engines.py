@@ -245,6 +245,9 @@ class LibFuzzerSession(Session):
             parsed = parse_libfuzzer_line(raw)
             if parsed:
                 execs, cov, _, corp, eps = parsed
+                # In -fork mode a line comes only when a job ends; the corpus
+                # folder itself is always current.
+                corp = max(corp, self._corpus_size())
                 self.proc_execs = execs
                 total = self.base_execs + execs
                 if not eps and self.elapsed() > 0:
@@ -253,6 +256,10 @@ class LibFuzzerSession(Session):
             final = LIBFUZZER_FINAL.match(raw)
             if final:
                 self.proc_execs = int(final.group(1))
+        last = self.last()
+        if self.samples and not self.running() and self._corpus_size() > last.corpus:
+            self.samples.append(Sample(self.elapsed(), last.execs, last.coverage,
+                                       self._corpus_size(), last.execs_per_sec))
         if (self.procs and self.procs[-1].poll() is not None
                 and not self.stopping
                 and time.time() < self.deadline - 2
@@ -260,6 +267,11 @@ class LibFuzzerSession(Session):
             self.restarts += 1
             self.base_execs += self.proc_execs
             self._launch()
+
+    def _corpus_size(self) -> int:
+        """Files in the campaign corpus folder now."""
+        with os.scandir(self.corpus) as entries:
+            return sum(1 for e in entries if e.is_file())
 
     def crash_files(self) -> list[Path]:
         """The failing inputs libFuzzer saved (crash-, leak-, timeout-, oom-)."""
