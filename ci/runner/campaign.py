@@ -298,7 +298,8 @@ class Campaign:
                 "crashes": len(paths), "crash_paths": paths,
                 "findings_dir": rel(self.folder / s.target.name / "findings"),
                 "coverage_over_time": [(round(x.elapsed, 2), x.coverage)
-                                       for x in s.samples],
+                                       for x in s.samples]
+                + ([(round(s.elapsed(), 2), last.coverage)] if s.samples else []),
                 "folder": rel(s.work)})
         findings = [{
             "target": f.target, "engine": ", ".join(f.engines),
