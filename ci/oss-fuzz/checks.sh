@@ -120,6 +120,7 @@ check_afl() {
   [ -f "$out/$target.dict" ] && dict=(-x "$out/$target.dict")
   local t0
   t0=$(date +%s)
+  : >"$log"
   (
     cd "$out" || exit 1
     export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
