@@ -26,6 +26,27 @@ template <typename T>
   }
 }
 
+// The search for an enum value outside the bitmap's range (out of line).
+[[gnu::noinline]] bool InEnumOutlier(const Message& msg, const FieldDef& field,
+                                     std::int32_t value) {
+  return msg.schema().EnumContains(field.enum_index, value);
+}
+
+// Membership of `value` in a closed enum whose bitmap the caller copied to
+// locals (base, bits, span in bits, outliers): inline for values in the
+// bitmap's range, the schema's search only for far outliers.
+[[gnu::always_inline]] inline bool InEnum(std::int32_t base,
+                                          const std::uint64_t* bits,
+                                          std::uint64_t span, bool outliers,
+                                          const Message& msg,
+                                          const FieldDef& field,
+                                          std::int32_t value) {
+  const auto offset =
+      static_cast<std::uint64_t>(std::int64_t{value} - std::int64_t{base});
+  if (offset < span) return ((bits[offset >> 6] >> (offset & 63)) & 1u) != 0;
+  return outliers && InEnumOutlier(msg, field, value);
+}
+
 // A packed closed-enum payload: values outside the enum go to the unknown
 // fields in parse order, with all 64 bits (as libprotobuf does for packed).
 const std::uint8_t* ParsePackedClosedEnum(
@@ -64,6 +85,86 @@ const std::uint8_t* ParsePackedClosedEnum(
   return p;
 }
 
+// A closed-enum value outside its enum, as DynamicMessage keeps it: the int32
+// value sign-extended to 64 bits, in an unpacked record.
+[[gnu::noinline]] void AppendUnknownEnum(const FieldDef& field,
+                                         std::int32_t value, Message& msg) {
+  internal::AppendVarintRecord(
+      field.number,
+      static_cast<std::uint64_t>(static_cast<std::int64_t>(value)),
+      &msg.mutable_unknown_fields());
+}
+
+// A run of unpacked records of a repeated VARINT-kind field whose tag is the
+// one byte `tag_byte`, p at the first value. Values are stored through a raw
+// pointer into a window of `out` that grows geometrically within the run
+// (so at most twice the run plus 8 elements are zero-filled), trimmed on the
+// way out. Returns past the run, or nullptr on error.
+template <FieldKind K>
+[[gnu::noinline]] const std::uint8_t* ParseVarintRun(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::uint8_t tag_byte, const FieldDef& field,
+    std::vector<typename KindTraits<K>::Type>& out, Message& msg) {
+  using Traits = KindTraits<K>;
+  using T = typename Traits::Type;
+  [[maybe_unused]] bool closed = false;
+  [[maybe_unused]] std::int32_t enum_base = 0;
+  [[maybe_unused]] const std::uint64_t* enum_bits = nullptr;
+  [[maybe_unused]] std::uint64_t enum_span = 0;
+  [[maybe_unused]] bool enum_outliers = false;
+  if constexpr (K == FieldKind::kEnum) {
+    const Schema& schema = msg.schema();
+    if (schema.enums()[static_cast<std::size_t>(field.enum_index)].closed) {
+      const internal::EnumBitmap& bitmap = schema.enum_bitmap(field.enum_index);
+      closed = true;
+      enum_base = bitmap.base;
+      enum_bits = bitmap.bits.data();
+      enum_span = bitmap.bits.size() * 64;
+      enum_outliers = bitmap.outliers;
+    }
+  }
+  std::size_t chunk = 8;
+  std::size_t used = out.size();
+  out.resize(used + chunk);
+  T* dst = out.data() + used;
+  T* dst_end = out.data() + out.size();
+  const std::uint8_t* result;
+  for (;;) {
+    std::uint64_t raw;
+    p = internal::ReadRaw<WireType::kVarint>(ctx, p, end, &raw);
+    if (p == nullptr) {
+      result = nullptr;
+      break;
+    }
+    const T value = Traits::Convert(raw);
+    bool known = true;
+    if constexpr (K == FieldKind::kEnum) {
+      if (closed && !InEnum(enum_base, enum_bits, enum_span, enum_outliers, msg,
+                            field, value)) {
+        AppendUnknownEnum(field, value, msg);
+        known = false;
+      }
+    }
+    if (known) {
+      if (dst == dst_end) [[unlikely]] {
+        used = static_cast<std::size_t>(dst - out.data());
+        chunk *= 2;
+        out.resize(used + chunk);
+        dst = out.data() + used;
+        dst_end = out.data() + out.size();
+      }
+      *dst++ = value;
+    }
+    if (end - p < 2 || *p != tag_byte) {
+      result = p;
+      break;
+    }
+    ++p;
+  }
+  out.resize(static_cast<std::size_t>(dst - out.data()));
+  return result;
+}
+
 // A field of packable kind K: its natural wire type, packed, or unknown.
 template <FieldKind K>
 [[gnu::flatten]] const std::uint8_t* ParseScalarField(
@@ -75,6 +176,11 @@ template <FieldKind K>
   auto& out = *std::get_if<std::vector<T>>(&values);
   constexpr auto kWire = static_cast<std::uint32_t>(Traits::kWire);
   if (tag.wire_type == kWire) {
+    if constexpr (Traits::kWire == WireType::kVarint) {
+      if (field.repeated && p - tag_start == 1) {
+        return ParseVarintRun<K>(ctx, p, end, *tag_start, field, out, msg);
+      }
+    }
     // A run of records of this field with the same tag bytes is decoded
     // here, without going back through the record dispatch.
     const auto tag_length = static_cast<std::size_t>(p - tag_start);
@@ -85,6 +191,7 @@ template <FieldKind K>
     [[maybe_unused]] std::int32_t enum_base = 0;
     [[maybe_unused]] const std::uint64_t* enum_bits = nullptr;
     [[maybe_unused]] std::uint64_t enum_span = 0;
+    [[maybe_unused]] bool enum_outliers = false;
     if constexpr (K == FieldKind::kEnum) {
       const Schema& schema = msg.schema();
       if (schema.enums()[static_cast<std::size_t>(field.enum_index)].closed) {
@@ -94,6 +201,7 @@ template <FieldKind K>
         enum_base = bitmap.base;
         enum_bits = bitmap.bits.data();
         enum_span = bitmap.bits.size() * 64;
+        enum_outliers = bitmap.outliers;
       }
     }
     const bool repeated = field.repeated;
@@ -104,10 +212,8 @@ template <FieldKind K>
       const T value = Traits::Convert(raw);
       bool known = true;
       if constexpr (K == FieldKind::kEnum) {
-        if (msg.schema()
-                .enums()[static_cast<std::size_t>(field.enum_index)]
-                .closed &&
-            !msg.schema().EnumContains(field.enum_index, value)) {
+        if (closed && !InEnum(enum_base, enum_bits, enum_span, enum_outliers,
+                              msg, field, value)) {
           // DynamicMessage keeps the int32 value, sign-extended to 64 bits.
           internal::AppendVarintRecord(
               field.number,
