@@ -288,9 +288,14 @@ const std::uint8_t* ParseLenField(ParseContext& ctx,
   auto& out = *std::get_if<std::vector<std::string>>(&values);
   std::string_view text(reinterpret_cast<const char*>(p),
                         static_cast<std::size_t>(payload_end - p));
-  if (field.repeated || out.empty()) {
+  if (field.repeated) {
     out.emplace_back(text);
   } else {
+    if (out.empty()) {
+      // Reuses the buffer Clear() kept aside: no allocation per Decode.
+      out.push_back(msg.TakeSpareString(
+          static_cast<std::size_t>(&field - msg.def().fields.data())));
+    }
     out[0].assign(text);
   }
   return payload_end;

@@ -48,7 +48,19 @@ Message::Message(const Schema& schema, std::int32_t message_index)
 }
 
 void Message::Clear() {
-  for (FieldValues& values : fields_) {
+  const std::vector<FieldDef>& defs = def().fields;
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    FieldValues& values = fields_[i];
+    auto* strings = std::get_if<std::vector<std::string>>(&values);
+    if (strings != nullptr && strings->size() == 1 && !defs[i].repeated) {
+      // Kept aside (as libprotobuf keeps a cleared string's buffer) for the
+      // decoder to reuse through TakeSpareString.
+      if (spare_strings_.size() < fields_.size()) {
+        spare_strings_.resize(fields_.size());
+      }
+      spare_strings_[i].swap((*strings)[0]);
+      spare_strings_[i].clear();
+    }
     std::visit([](auto& v) { v.clear(); }, values);
   }
   unknown_.clear();

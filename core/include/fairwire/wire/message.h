@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -59,14 +60,26 @@ class Message {
   const std::string& unknown_fields() const { return unknown_; }
   std::string& mutable_unknown_fields() { return unknown_; }
 
-  // Empties every field and the unknown fields, keeping capacity.
+  // Empties every field and the unknown fields, keeping capacity (also the
+  // buffer of a singular string, kept aside for the next value).
   void Clear();
+
+  // For the decoder: the buffer of singular string field `field_index` kept
+  // aside by Clear() (an empty string with that capacity), or an empty
+  // string.
+  std::string TakeSpareString(std::size_t field_index) {
+    return field_index < spare_strings_.size()
+               ? std::move(spare_strings_[field_index])
+               : std::string();
+  }
 
  private:
   const Schema* schema_;
   std::int32_t message_index_;
   std::vector<FieldValues> fields_;
   std::string unknown_;
+  // Per field index: a singular string's buffer kept by Clear().
+  std::vector<std::string> spare_strings_;
 };
 
 }  // namespace fairwire::wire
