@@ -255,6 +255,20 @@ template <FieldKind K>
                              &msg.mutable_unknown_fields());
 }
 
+// Sets a singular string field (last one wins), reusing the buffer Clear()
+// kept aside: no allocation per Decode. Out of line, so that the repeated
+// path in ParseLenField stays small enough to inline.
+[[gnu::noinline]] void SetSingularString(const FieldDef& field,
+                                         std::string_view text,
+                                         std::vector<std::string>& out,
+                                         Message& msg) {
+  if (out.empty()) {
+    out.push_back(msg.TakeSpareString(
+        static_cast<std::size_t>(&field - msg.def().fields.data())));
+  }
+  out[0].assign(text);
+}
+
 // A string, bytes or message field: LEN, or unknown.
 const std::uint8_t* ParseLenField(ParseContext& ctx,
                                   const std::uint8_t* tag_start,
@@ -291,12 +305,7 @@ const std::uint8_t* ParseLenField(ParseContext& ctx,
   if (field.repeated) {
     out.emplace_back(text);
   } else {
-    if (out.empty()) {
-      // Reuses the buffer Clear() kept aside: no allocation per Decode.
-      out.push_back(msg.TakeSpareString(
-          static_cast<std::size_t>(&field - msg.def().fields.data())));
-    }
-    out[0].assign(text);
+    SetSingularString(field, text, out, msg);
   }
   return payload_end;
 }
