@@ -126,6 +126,7 @@ ModelCall PollModel::Call() {
     return call;
   }
   const std::size_t start = StartOfCall();
+  call.polled.reserve(n);
   for (std::size_t step = 0; step < n; ++step) {
     const std::size_t i = (start + step) % n;
     Child& c = children_[i];

@@ -2,7 +2,6 @@
 #include "poll_checks.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace fairwire::poll {
 namespace {
@@ -59,11 +58,28 @@ bool IsPendingKind(OutcomeKind k) {
   return k == OutcomeKind::kPending || k == OutcomeKind::kPendingSelfWake;
 }
 
-Violation AtMostOnce(const Observation& o) {
+// Whether some child id appears twice in `polls` (ids of n children are
+// below n; any other id is compared by the slow path).
+bool PolledTwice(const std::vector<PollRecord>& polls, std::size_t n,
+                 std::vector<std::size_t>& stamp, std::size_t mark) {
+  for (const PollRecord& r : polls) {
+    if (r.child >= n) {
+      std::vector<std::size_t> polled = Children(polls);
+      std::sort(polled.begin(), polled.end());
+      return std::adjacent_find(polled.begin(), polled.end()) != polled.end();
+    }
+    if (stamp[r.child] == mark) return true;
+    stamp[r.child] = mark;
+  }
+  return false;
+}
+
+Violation AtMostOnce(const PollScript& s, const Observation& o) {
+  const std::size_t n = s.children.size();
+  // stamp[i] == t + 1: child i was polled in call t (no per-call vector).
+  std::vector<std::size_t> stamp(n, 0);
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
-    std::vector<std::size_t> polled = Children(o.calls[t].polls);
-    std::sort(polled.begin(), polled.end());
-    if (std::adjacent_find(polled.begin(), polled.end()) != polled.end()) {
+    if (PolledTwice(o.calls[t].polls, n, stamp, t + 1)) {
       return Fail(PollProperty::kAtMostOnce, o, t,
                   "polled " + List(Children(o.calls[t].polls)));
     }
@@ -107,14 +123,15 @@ Violation Provenance(const Observation& o) {
 
 Violation PendingCompleteness(const PollScript& s, const Observation& o) {
   const std::size_t n = s.children.size();
-  std::vector<bool> done(n, false);
+  std::vector<std::uint8_t> done(n, 0);
+  // polled[i] == t + 1: child i was polled in call t.
+  std::vector<std::size_t> polled(n, 0);
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
-    std::vector<bool> polled(n, false);
     bool all_pending_or_done = true;
     bool some_pending = false;
     for (const PollRecord& r : c.polls) {
-      if (r.child < n) polled[r.child] = true;
+      if (r.child < n) polled[r.child] = t + 1;
       if (IsPendingKind(r.returned)) {
         some_pending = true;
       } else if (r.returned != OutcomeKind::kDone) {
@@ -123,7 +140,7 @@ Violation PendingCompleteness(const PollScript& s, const Observation& o) {
     }
     bool every_live_polled = true;
     for (std::size_t i = 0; i < n; ++i) {
-      if (!done[i] && !polled[i]) every_live_polled = false;
+      if (done[i] == 0 && polled[i] != t + 1) every_live_polled = false;
     }
     const bool should_pend =
         every_live_polled && all_pending_or_done && some_pending;
@@ -137,7 +154,7 @@ Violation PendingCompleteness(const PollScript& s, const Observation& o) {
                                      "and Pending)"));
     }
     for (const PollRecord& r : c.polls) {
-      if (r.returned == OutcomeKind::kDone && r.child < n) done[r.child] = true;
+      if (r.returned == OutcomeKind::kDone && r.child < n) done[r.child] = 1;
     }
   }
   return std::nullopt;
@@ -215,13 +232,17 @@ Violation CursorExactness(const ModelRun& m, const Observation& o) {
   for (std::size_t t = 0; t < o.calls.size() && t < m.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
     const ModelCall& want = m.calls[t];
-    const std::vector<std::size_t> polled = Children(c.polls);
+    const bool same_polled = std::equal(
+        c.polls.begin(), c.polls.end(), want.polled.begin(), want.polled.end(),
+        [](const PollRecord& r, std::size_t child) {
+          return r.child == child;
+        });
     const bool same_result = c.result == want.result &&
                              (c.result != CallResult::kReady ||
                               (c.tag == want.tag && c.event == want.event));
-    if (polled != want.polled || !same_result) {
+    if (!same_polled || !same_result) {
       return Fail(PollProperty::kCursorExactness, o, t,
-                  "polled " + List(polled) + " -> " +
+                  "polled " + List(Children(c.polls)) + " -> " +
                       ResultText(c.result, c.tag, c.event) +
                       ", the model polls " + List(want.polled) + " -> " +
                       ResultText(want.result, want.tag, want.event));
@@ -231,38 +252,43 @@ Violation CursorExactness(const ModelRun& m, const Observation& o) {
 }
 
 // Every child ready before call t (per the model) is served within
-// bound(live children before t) calls, for windows inside the run.
+// bound(live children before t) calls, for windows inside the run. One
+// backward pass keeps, per child, the first call >= t that served it; the
+// violation reported is the one of the earliest call (then lowest child).
+template <class Bound>
 Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
-                       const Observation& o,
-                       const std::function<std::size_t(std::size_t)>& bound,
+                       const Observation& o, Bound bound,
                        const std::string& rule) {
   const std::size_t n = s.children.size();
   const std::size_t calls = o.calls.size();
+  const std::size_t checked = std::min(calls, m.live_before.size());
   // next_served[i]: the first call >= t that returned child i's event.
   std::vector<std::size_t> next_served(n, calls);
-  std::vector<std::vector<std::size_t>> served_from(
-      calls + 1, std::vector<std::size_t>(n, calls));
+  bool found = false;
+  std::size_t bad_call = 0, bad_child = 0, bad_bound = 0;
   for (std::size_t t = calls; t-- > 0;) {
-    served_from[t] = served_from[t + 1];
     if (o.calls[t].result == CallResult::kReady && o.calls[t].tag < n) {
-      served_from[t][o.calls[t].tag] = t;
+      next_served[o.calls[t].tag] = t;
     }
-  }
-  for (std::size_t t = 0; t < calls && t < m.ready_before.size(); ++t) {
+    if (t >= checked) continue;
     const std::size_t b = bound(m.live_before[t]);
     if (t + b > calls) continue;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!m.ready_before[t][i]) continue;
-      if (served_from[t][i] >= t + b) {
-        return Fail(p, o, t,
-                    "child " + std::to_string(i) +
-                        " was ready but not served within " +
-                        std::to_string(b) + " calls (" + rule + ", " +
-                        std::to_string(m.live_before[t]) + " live children)");
+    for (std::size_t i = 0; i < n && i < m.children; ++i) {
+      if (m.ReadyBefore(t, i) && next_served[i] >= t + b) {
+        found = true;
+        bad_call = t;
+        bad_child = i;
+        bad_bound = b;
+        break;
       }
     }
   }
-  return std::nullopt;
+  if (!found) return std::nullopt;
+  return Fail(p, o, bad_call,
+              "child " + std::to_string(bad_child) +
+                  " was ready but not served within " +
+                  std::to_string(bad_bound) + " calls (" + rule + ", " +
+                  std::to_string(m.live_before[bad_call]) + " live children)");
 }
 
 Violation Termination(const PollScript& s, const Observation& o) {
@@ -357,10 +383,15 @@ std::string_view PropertyName(PollProperty property) {
 ModelRun RunModel(const PollScript& script, PolicyKind policy) {
   ModelRun run;
   PollModel model(policy, script.children, script.draws);
+  const std::size_t n = model.size();
+  run.children = n;
+  run.calls.reserve(script.calls);
+  run.live_before.reserve(script.calls);
+  run.ready_before.resize(std::size_t{script.calls} * n);
   for (std::size_t t = 0; t < script.calls; ++t) {
-    std::vector<bool> ready(model.size());
-    for (std::size_t i = 0; i < model.size(); ++i) ready[i] = model.IsReady(i);
-    run.ready_before.push_back(std::move(ready));
+    for (std::size_t i = 0; i < n; ++i) {
+      run.ready_before[t * n + i] = model.IsReady(i) ? 1 : 0;
+    }
     run.live_before.push_back(model.live());
     run.calls.push_back(model.Call());
   }
@@ -406,7 +437,7 @@ std::optional<std::string> CheckProperty(PollProperty property,
                                          const Observation& o) {
   switch (property) {
     case PollProperty::kAtMostOnce:
-      return AtMostOnce(o);
+      return AtMostOnce(s, o);
     case PollProperty::kProvenance:
       return Provenance(o);
     case PollProperty::kPendingCompleteness:
@@ -452,32 +483,49 @@ std::optional<std::string> CheckOne(PollProperty property,
   return CheckProperty(property, script, policy, model, observed);
 }
 
-std::optional<std::string> CheckRun(const PollScript& script, PolicyKind policy,
-                                    CompositeKind kind) {
+std::optional<std::string> CheckRunAgainst(const PollScript& script,
+                                           PolicyKind policy,
+                                           CompositeKind kind,
+                                           const ModelRun& model) {
   const Observation observed = RunScript(script, policy, kind);
-  const ModelRun model = RunModel(script, policy);
   for (PollProperty p : kAllProperties) {
     if (auto v = CheckProperty(p, script, policy, model, observed)) return v;
   }
   return std::nullopt;
 }
 
-std::optional<std::string> CheckPollScript(const PollScript& script) {
-  if (script.policy == PolicyKind::kNested) {
-    return CheckRun(script, script.policy, CompositeKind::kSelect);
+std::optional<std::string> CheckRun(const PollScript& script, PolicyKind policy,
+                                    CompositeKind kind) {
+  return CheckRunAgainst(script, policy, kind, RunModel(script, policy));
+}
+
+namespace {
+
+// Every property under `policy` (not script.policy), through Select and
+// SelectAll (or the nested baseline), against one model run.
+Violation CheckPolicy(const PollScript& script, PolicyKind policy) {
+  const ModelRun model = RunModel(script, policy);
+  if (policy == PolicyKind::kNested) {
+    return CheckRunAgainst(script, policy, CompositeKind::kSelect, model);
   }
   for (CompositeKind kind :
        {CompositeKind::kSelect, CompositeKind::kSelectAll}) {
-    if (auto v = CheckRun(script, script.policy, kind)) return v;
+    if (auto v = CheckRunAgainst(script, policy, kind, model)) return v;
   }
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<std::string> CheckPollScript(const PollScript& script) {
+  return CheckPolicy(script, script.policy);
+}
+
 std::optional<std::string> CheckAllPolicies(const PollScript& script) {
+  // The policy is a parameter of every run and of the model: no copy of
+  // the script per policy.
   for (PolicyKind policy : kAllPolicies) {
-    PollScript s = script;
-    s.policy = policy;
-    if (auto v = CheckPollScript(s)) return v;
+    if (auto v = CheckPolicy(script, policy)) return v;
   }
   return std::nullopt;
 }

@@ -49,11 +49,19 @@ std::string_view PropertyName(PollProperty property);
 
 // The model's run of a script: its prediction per call, and before each
 // call which children were ready (live, next outcome Ready) and how many
-// were live.
+// were live. One flat table, not a vector per call: the fuzz target builds
+// seven of these per input.
 struct ModelRun {
+  std::size_t children = 0;  // the script's child count
   std::vector<ModelCall> calls;
-  std::vector<std::vector<bool>> ready_before;
+  // ready_before[t * children + i]: child i was ready before call t.
+  std::vector<std::uint8_t> ready_before;
   std::vector<std::size_t> live_before;
+
+  // Whether child i was ready before call t (t < calls.size()).
+  bool ReadyBefore(std::size_t t, std::size_t i) const {
+    return ready_before[t * children + i] != 0;
+  }
 };
 
 // Runs the model over `script` under `policy`.
@@ -83,6 +91,13 @@ std::optional<std::string> CheckOne(PollProperty property,
 // Runs `script` under `policy` through `kind` and checks every property.
 std::optional<std::string> CheckRun(const PollScript& script, PolicyKind policy,
                                     CompositeKind kind);
+
+// As CheckRun, against `model` (which must be RunModel(script, policy)):
+// one model run serves every composite of a policy.
+std::optional<std::string> CheckRunAgainst(const PollScript& script,
+                                           PolicyKind policy,
+                                           CompositeKind kind,
+                                           const ModelRun& model);
 
 // Every property for the script's own policy, through Select and SelectAll
 // (or the nested baseline for kNested).

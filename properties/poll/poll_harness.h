@@ -244,6 +244,8 @@ Observation Drive(const PollScript& script, Composite& composite,
   std::vector<bool> done(n, false);
   std::vector<std::size_t> last_call(n, 0);
   recorder.latest_waker.assign(n, Waker());
+  recorder.polls.reserve(n);
+  out.calls.reserve(script.calls);
   for (std::size_t t = 0; t < script.calls; ++t) {
     ObservedCall call;
     call.waker = counters[t].waker();

@@ -68,7 +68,7 @@ void ExpectTwoChildStarvation(PolicyKind policy) {
   const std::size_t hog = served[0] > 0 ? 0 : 1;
   EXPECT_EQ(served[hog], run.calls.size()) << "one child served every call";
   EXPECT_EQ(served[1 - hog], 0u) << "the other never served";
-  EXPECT_TRUE(model.ready_before[0][1 - hog]) << "the other was waiting";
+  EXPECT_TRUE(model.ReadyBefore(0, 1 - hog)) << "the other was waiting";
 }
 
 TEST(PollStarvation, PriorityStarvesAWaitingChildFoundAndShrunkToTwo) {
