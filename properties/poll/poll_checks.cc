@@ -2,6 +2,7 @@
 #include "poll_checks.h"
 
 #include <algorithm>
+#include <span>
 
 namespace fairwire::poll {
 namespace {
@@ -198,31 +199,70 @@ Violation WakeRegistration(const Observation& o) {
   return std::nullopt;
 }
 
+// One event of a stream, with the child it belongs to.
+struct Tagged {
+  std::size_t child = 0;
+  int event = 0;
+  friend bool operator==(const Tagged&, const Tagged&) = default;
+};
+
+// Groups `events` by child, keeping each child's events in stream order:
+// two grouped streams are equal iff every child's filtered sequences are.
+void GroupByChild(std::vector<Tagged>& events) {
+  std::stable_sort(
+      events.begin(), events.end(),
+      [](const Tagged& a, const Tagged& b) { return a.child < b.child; });
+}
+
+// Child i's events in a grouped stream.
+std::span<const Tagged> EventsOf(const std::vector<Tagged>& grouped,
+                                 std::size_t i) {
+  const auto [first, last] = std::equal_range(
+      grouped.begin(), grouped.end(), Tagged{i, 0},
+      [](const Tagged& a, const Tagged& b) { return a.child < b.child; });
+  return {first, last};
+}
+
+bool SameEvents(std::span<const Tagged> a, std::span<const Tagged> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
 Violation NoLoss(const PollScript& s, const ModelRun& m, const Observation& o) {
   const std::size_t n = s.children.size();
-  std::vector<std::vector<int>> returned(n), emitted(n), predicted(n);
+  // Three flat streams instead of three vectors per child.
+  std::vector<Tagged> returned, emitted, predicted;
+  returned.reserve(o.calls.size());
+  emitted.reserve(o.calls.size());
+  predicted.reserve(o.calls.size());
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
     for (const PollRecord& r : c.polls) {
       if (r.returned == OutcomeKind::kReady && r.child < n) {
-        emitted[r.child].push_back(r.event);
+        emitted.push_back({r.child, r.event});
       }
     }
     if (c.result == CallResult::kReady && c.tag < n) {
-      returned[c.tag].push_back(c.event);
+      returned.push_back({c.tag, c.event});
     }
     if (t < m.calls.size() && m.calls[t].result == CallResult::kReady) {
-      predicted[m.calls[t].tag].push_back(m.calls[t].event);
+      predicted.push_back({m.calls[t].tag, m.calls[t].event});
     }
   }
+  GroupByChild(returned);
+  GroupByChild(emitted);
+  GroupByChild(predicted);
+  if (returned == emitted && returned == predicted) return std::nullopt;
   for (std::size_t i = 0; i < n; ++i) {
-    if (returned[i] != emitted[i] || returned[i] != predicted[i]) {
+    const std::span<const Tagged> ret = EventsOf(returned, i);
+    const std::span<const Tagged> emi = EventsOf(emitted, i);
+    const std::span<const Tagged> pre = EventsOf(predicted, i);
+    if (!SameEvents(ret, emi) || !SameEvents(ret, pre)) {
       return std::string(PropertyName(PollProperty::kNoLoss)) + ": " +
              o.composite + ": child " + std::to_string(i) + " emitted " +
-             std::to_string(emitted[i].size()) + " events, the composite " +
-             "returned " + std::to_string(returned[i].size()) +
+             std::to_string(emi.size()) + " events, the composite " +
+             "returned " + std::to_string(ret.size()) +
              " tagged with it, the model predicts " +
-             std::to_string(predicted[i].size()) + " (or their order differs)";
+             std::to_string(pre.size()) + " (or their order differs)";
     }
   }
   return std::nullopt;
