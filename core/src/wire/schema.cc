@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "fairwire/wire/internal/kinds.h"
+
 namespace fairwire::wire {
 namespace {
 
@@ -123,22 +125,7 @@ std::string_view ToString(FieldKind kind) {
 }
 
 WireType NaturalWireType(FieldKind kind) {
-  switch (kind) {
-    case FieldKind::kFixed32:
-    case FieldKind::kSfixed32:
-    case FieldKind::kFloat:
-      return WireType::kI32;
-    case FieldKind::kFixed64:
-    case FieldKind::kSfixed64:
-    case FieldKind::kDouble:
-      return WireType::kI64;
-    case FieldKind::kString:
-    case FieldKind::kBytes:
-    case FieldKind::kMessage:
-      return WireType::kLen;
-    default:
-      return WireType::kVarint;
-  }
+  return internal::KindWireType(kind);
 }
 
 bool IsPackable(FieldKind kind) {
