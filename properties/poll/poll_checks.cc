@@ -334,19 +334,19 @@ Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
 Violation Termination(const PollScript& s, const Observation& o) {
   const PollProperty p = PollProperty::kTermination;
   const std::size_t n = s.children.size();
-  std::vector<bool> done(n, false);
+  std::vector<std::uint8_t> done(n, 0);
   std::size_t done_count = 0;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
     for (const PollRecord& r : c.polls) {
       if (r.child >= n) continue;
-      if (done[r.child]) {
+      if (done[r.child] != 0) {
         return Fail(p, o, t,
                     "child " + std::to_string(r.child) +
                         " was polled after it returned Done");
       }
       if (r.returned == OutcomeKind::kDone) {
-        done[r.child] = true;
+        done[r.child] = 1;
         ++done_count;
       }
     }
