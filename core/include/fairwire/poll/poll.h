@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace fairwire::poll {
@@ -13,7 +14,10 @@ namespace fairwire::poll {
 // The three states of a Poll<T>.
 enum class PollState : std::uint8_t { kPending, kReady, kDone };
 
-// Ready(value), Pending or Done. Cheap to move; never allocates.
+// Ready(value), Pending or Done. Cheap to move; never allocates. A
+// trivially copyable, trivially default-constructible T is stored in place
+// (zeroed when not Ready) beside a full-word state, so a Poll returned from a
+// call that is not inlined is built in registers, not through the stack.
 //   Poll<int> p = Poll<int>::Ready(7);
 //   if (p.IsReady()) Use(std::move(p).value());
 template <class T>
@@ -30,28 +34,49 @@ class [[nodiscard]] Poll {
   static Poll Done() { return Poll(PollState::kDone); }
 
   // The state: kReady, kPending or kDone.
-  PollState state() const { return state_; }
+  PollState state() const { return static_cast<PollState>(state_); }
   // True when the poll carries a value.
-  bool IsReady() const { return state_ == PollState::kReady; }
+  bool IsReady() const { return state() == PollState::kReady; }
   // True when the handler is waiting for a wake-up.
-  bool IsPending() const { return state_ == PollState::kPending; }
+  bool IsPending() const { return state() == PollState::kPending; }
   // True when the handler has finished.
-  bool IsDone() const { return state_ == PollState::kDone; }
+  bool IsDone() const { return state() == PollState::kDone; }
 
   // The value of a Ready poll. Requires IsReady().
-  T& value() & { return *value_; }
+  T& value() & {
+    if constexpr (kFlat) {
+      return value_;
+    } else {
+      return *value_;
+    }
+  }
   // The value of a Ready poll. Requires IsReady().
-  const T& value() const& { return *value_; }
+  const T& value() const& {
+    if constexpr (kFlat) {
+      return value_;
+    } else {
+      return *value_;
+    }
+  }
   // The value of a Ready poll, moved out. Requires IsReady().
-  T&& value() && { return std::move(*value_); }
+  T&& value() && { return std::move(value()); }
 
  private:
-  explicit Poll(PollState state) : state_(state) {}
-  explicit Poll(T value)
-      : state_(PollState::kReady), value_(std::move(value)) {}
+  static constexpr bool kFlat = std::is_trivially_copyable_v<T> &&
+                                std::is_trivially_default_constructible_v<T>;
+  // The state in a word as wide as the value's alignment (no padding to
+  // leave unwritten in small Polls).
+  using StateWord =
+      std::conditional_t<(alignof(T) >= 8), std::uint64_t, std::uint32_t>;
 
-  PollState state_;
-  std::optional<T> value_;
+  explicit Poll(PollState state)
+      : value_(), state_(static_cast<StateWord>(state)) {}
+  explicit Poll(T value)
+      : value_(std::move(value)),
+        state_(static_cast<StateWord>(PollState::kReady)) {}
+
+  std::conditional_t<kFlat, T, std::optional<T>> value_;
+  StateWord state_;
 };
 
 }  // namespace fairwire::poll
