@@ -65,8 +65,7 @@ std::vector<fs::path> CollectFiles(const std::vector<std::string>& paths,
     } else if (fs::is_regular_file(p, ec)) {
       files.emplace_back(p);
     } else {
-      std::fprintf(stderr, "fairwire: no such file or folder: %s\n",
-                   p.c_str());
+      std::fprintf(stderr, "fairwire: no such file or folder: %s\n", p.c_str());
       io_error = true;
     }
   }
