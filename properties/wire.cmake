@@ -40,6 +40,12 @@ if(FAIRWIRE_BUILD_TESTS)
     SOURCES wire/wire_properties_test.cc wire/wire_gen.cc
     LIBRARIES fairwire_oracle fairwire_wire_model)
   target_include_directories(wire_properties PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/wire)
+  # The typed bindings (fuzz/oracle/typed_subjects.h) against Decode and
+  # libprotobuf's generated code.
+  fairwire_add_property_test(wire_typed_properties
+    SOURCES wire/wire_typed_properties_test.cc wire/wire_gen.cc
+    LIBRARIES fairwire_oracle fairwire_wire_model)
+  target_include_directories(wire_typed_properties PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/wire)
   fairwire_add_unit_test(wire_model_test
     SOURCES wire/wire_model_test.cc
     LIBRARIES fairwire_wire_model)

@@ -11,6 +11,7 @@
 #include "fairwire/protobuf/schema_from_descriptor.h"
 #include "fairwire_test.pb.h"
 #include "fairwire_test3.pb.h"
+#include "typed_subjects.h"
 #include "wire_model.h"
 #include "wire_records.h"
 #if FAIRWIRE_ORACLE_HAS_DECODER
@@ -254,6 +255,9 @@ std::optional<std::string> CheckAgreement(const Subject& subject,
             Compare("fairwire", fast, "libprotobuf", dynamic, subject.model)) {
       return v;
     }
+    if (subject.fixed) {
+      if (auto v = CheckTyped(*subject.fixed, input)) return v;
+    }
 #endif
   } else {
     return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
@@ -290,6 +294,7 @@ const Subject& FixedSubject(Fixed which) {
     for (const pb::Message* g : generated) {
       Subject s = MakeSubject(*g->GetDescriptor(), factory);
       s.generated = g;
+      s.fixed = static_cast<Fixed>(v->size());
       v->push_back(std::move(s));
     }
     return v;

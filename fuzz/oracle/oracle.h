@@ -29,6 +29,10 @@ namespace fairwire::wire::oracle {
 
 using ByteSpan = std::span<const std::uint8_t>;
 
+// The fixed schemas of properties/proto, in this order.
+enum class Fixed { kAllKinds, kAllKinds3, kNested, kNested3 };
+inline constexpr int kFixedCount = 4;
+
 // What one decoder made of an input.
 struct Outcome {
   bool ok = false;
@@ -44,6 +48,9 @@ struct Subject {
   std::string adapter_error;
   const google::protobuf::Message* dynamic = nullptr;    // DynamicMessage
   const google::protobuf::Message* generated = nullptr;  // may be null
+  // Set for the fixed schemas: CheckAgreement then also compares the typed
+  // bindings of typed_subjects.h with Decode.
+  std::optional<Fixed> fixed;
 };
 
 // libprotobuf: ParsePartialFromArray, then SerializePartialAsString.
@@ -82,13 +89,11 @@ std::string TruncateEnumUnknowns(const model::Schema& schema,
 
 // Runs every decoder of `subject` on `input` and returns the first
 // disagreement with DynamicMessage (generated code allowing for the
-// closed-enum difference above), or nullopt.
+// closed-enum difference above), or nullopt. For a fixed subject the typed
+// bindings must also agree with Decode (CheckTyped in typed_subjects.h:
+// status, reason and offset; values field by field; unknown-field bytes).
 std::optional<std::string> CheckAgreement(const Subject& subject,
                                           ByteSpan input);
-
-// The fixed schemas of properties/proto, in this order.
-enum class Fixed { kAllKinds, kAllKinds3, kNested, kNested3 };
-inline constexpr int kFixedCount = 4;
 
 // The subject of a fixed schema, built once.
 const Subject& FixedSubject(Fixed which);
