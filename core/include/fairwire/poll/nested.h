@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "fairwire/poll/handler.h"
+#include "fairwire/poll/internal/protocol_cursor.h"
 #include "fairwire/poll/poll.h"
 #include "fairwire/poll/waker.h"
 
@@ -27,56 +28,42 @@ class NestedProtocols {
   NestedProtocols(RA a, RB b) : a_(std::move(a)), b_(std::move(b)) {}
 
   // Forward iterator; equal to std::default_sentinel at the end.
-  class Iterator {
+  class Iterator : public internal::ProtocolCursor<Iterator> {
    public:
-    using value_type = std::string_view;
-    using difference_type = std::ptrdiff_t;
-    using iterator_concept = std::forward_iterator_tag;
-    using iterator_category = std::forward_iterator_tag;
-
     // A singular iterator.
     Iterator() = default;
     // The current name.
     std::string_view operator*() const { return in_b_ ? *b_pos_ : *a_pos_; }
-    // Steps in A, or in B once A is exhausted.
-    Iterator& operator++() {
-      if (in_b_) {
-        ++b_pos_;
-      } else {
-        ++a_pos_;
-        SkipA();
-      }
-      return *this;
-    }
-    // Post-increment.
-    Iterator operator++(int) {
-      Iterator old = *this;
-      ++*this;
-      return old;
-    }
     // Same side and position.
     friend bool operator==(const Iterator& x, const Iterator& y) {
       return x.in_b_ == y.in_b_ &&
              (x.in_b_ ? x.b_pos_ == y.b_pos_ : x.a_pos_ == y.a_pos_);
     }
-    // At the end of B.
-    friend bool operator==(const Iterator& x, std::default_sentinel_t) {
-      return x.AtEnd();
-    }
 
    private:
     friend class NestedProtocols;
+    friend class internal::ProtocolCursor<Iterator>;
     explicit Iterator(const NestedProtocols* outer)
         : outer_(outer),
           a_pos_(std::ranges::begin(outer->a_)),
           b_pos_(std::ranges::begin(outer->b_)) {
-      SkipA();
+      SkipExhausted();
     }
+    // At the end of B.
     bool AtEnd() const {
       return in_b_ && b_pos_ == std::ranges::end(outer_->b_);
     }
-    void SkipA() {
-      if (a_pos_ == std::ranges::end(outer_->a_)) in_b_ = true;
+    // Steps in A, or in B once A is exhausted.
+    void StepInList() {
+      if (in_b_) {
+        ++b_pos_;
+      } else {
+        ++a_pos_;
+      }
+    }
+    // Moves to B once A is exhausted.
+    void SkipExhausted() {
+      if (!in_b_ && a_pos_ == std::ranges::end(outer_->a_)) in_b_ = true;
     }
 
     const NestedProtocols* outer_ = nullptr;

@@ -18,6 +18,7 @@
 
 #include "fairwire/poll/handler.h"
 #include "fairwire/poll/internal/dispatch.h"
+#include "fairwire/poll/internal/protocol_cursor.h"
 
 namespace fairwire::poll {
 
@@ -34,13 +35,8 @@ class ProtocolChain {
 
   // Forward iterator over the names; compares equal to std::default_sentinel
   // at the end.
-  class Iterator {
+  class Iterator : public internal::ProtocolCursor<Iterator> {
    public:
-    using value_type = std::string_view;
-    using difference_type = std::ptrdiff_t;
-    using iterator_concept = std::forward_iterator_tag;
-    using iterator_category = std::forward_iterator_tag;
-
     // A singular iterator.
     Iterator() = default;
 
@@ -49,19 +45,6 @@ class ProtocolChain {
       return internal::Dispatch<kSize>(child_, [&](auto i) -> std::string_view {
         return *std::get<i>(positions_);
       });
-    }
-    // Steps within the current child, then past exhausted children.
-    Iterator& operator++() {
-      internal::Dispatch<kSize>(child_,
-                                [&](auto i) { ++std::get<i>(positions_); });
-      SkipExhausted();
-      return *this;
-    }
-    // Post-increment.
-    Iterator operator++(int) {
-      Iterator old = *this;
-      ++*this;
-      return old;
     }
     // The index of the child whose protocol this points at (kSize at end).
     std::size_t child() const { return child_; }
@@ -74,13 +57,10 @@ class ProtocolChain {
         return std::get<i>(a.positions_) == std::get<i>(b.positions_);
       });
     }
-    // At the end.
-    friend bool operator==(const Iterator& a, std::default_sentinel_t) {
-      return a.child_ == kSize;
-    }
 
    private:
     friend class ProtocolChain;
+    friend class internal::ProtocolCursor<Iterator>;
     explicit Iterator(const ProtocolChain* chain)
         : chain_(chain), positions_(BeginsOf(chain->ranges_)) {
       SkipExhausted();
@@ -90,14 +70,19 @@ class ProtocolChain {
           [](const auto&... r) { return std::tuple(std::ranges::begin(r)...); },
           ranges);
     }
-    bool AtEnd(std::size_t c) const {
+    bool AtEnd() const { return child_ == kSize; }
+    bool Exhausted(std::size_t c) const {
       return internal::Dispatch<kSize>(c, [&](auto i) {
         return std::get<i>(positions_) ==
                std::ranges::end(std::get<i>(chain_->ranges_));
       });
     }
+    void StepInList() {
+      internal::Dispatch<kSize>(child_,
+                                [&](auto i) { ++std::get<i>(positions_); });
+    }
     void SkipExhausted() {
-      while (child_ < kSize && AtEnd(child_)) ++child_;
+      while (child_ < kSize && Exhausted(child_)) ++child_;
     }
 
     const ProtocolChain* chain_ = nullptr;
@@ -133,29 +118,12 @@ class ProtocolList {
       : children_(children), get_(get) {}
 
   // Forward iterator over the names; equal to std::default_sentinel at end.
-  class Iterator {
+  class Iterator : public internal::ProtocolCursor<Iterator> {
    public:
-    using value_type = std::string_view;
-    using difference_type = std::ptrdiff_t;
-    using iterator_concept = std::forward_iterator_tag;
-    using iterator_category = std::forward_iterator_tag;
-
     // A singular iterator.
     Iterator() = default;
     // The current protocol name.
     std::string_view operator*() const { return *position_; }
-    // Steps within the current child, then past exhausted children.
-    Iterator& operator++() {
-      ++position_;
-      SkipExhausted();
-      return *this;
-    }
-    // Post-increment.
-    Iterator operator++(int) {
-      Iterator old = *this;
-      ++*this;
-      return old;
-    }
     // The index of the child whose protocol this points at (size at end).
     std::size_t child() const { return child_; }
 
@@ -164,13 +132,10 @@ class ProtocolList {
       if (a.child_ != b.child_) return false;
       return a.AtEnd() || a.position_ == b.position_;
     }
-    // At the end.
-    friend bool operator==(const Iterator& a, std::default_sentinel_t) {
-      return a.AtEnd();
-    }
 
    private:
     friend class ProtocolList;
+    friend class internal::ProtocolCursor<Iterator>;
     explicit Iterator(const ProtocolList* list) : list_(list) {
       if (!AtEnd()) Enter();
     }
@@ -183,6 +148,7 @@ class ProtocolList {
       position_ = std::ranges::begin(*range_);
       SkipExhausted();
     }
+    void StepInList() { ++position_; }
     void SkipExhausted() {
       while (position_ == std::ranges::end(*range_)) {
         ++child_;
