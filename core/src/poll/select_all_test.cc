@@ -23,18 +23,7 @@ using testing::T;
 // The value of each Ready result (Pending -1, Done -2).
 template <class S>
 std::vector<int> Values(S& select, int calls) {
-  WakeCounter counter;
-  Context cx(counter.waker());
-  std::vector<int> values;
-  for (int c = 0; c < calls; ++c) {
-    auto result = select.Poll(cx);
-    if (result.IsReady()) {
-      values.push_back(result.value().event);
-    } else {
-      values.push_back(result.IsPending() ? -1 : -2);
-    }
-  }
-  return values;
+  return testing::PollAndRecord(select, calls, testing::EventOf());
 }
 
 TEST(SelectAll, EmptyIsDone) {

@@ -25,18 +25,7 @@ using testing::T;
 // -2 for Done.
 template <class S>
 std::vector<int> Tags(S& select, int calls) {
-  WakeCounter counter;
-  Context cx(counter.waker());
-  std::vector<int> tags;
-  for (int c = 0; c < calls; ++c) {
-    auto result = select.Poll(cx);
-    if (result.IsReady()) {
-      tags.push_back(static_cast<int>(result.value().index()));
-    } else {
-      tags.push_back(result.IsPending() ? -1 : -2);
-    }
-  }
-  return tags;
+  return testing::PollAndRecord(select, calls, testing::TagOf());
 }
 
 TEST(Select, PriorityAlwaysStartsAtChildZero) {

@@ -1,5 +1,6 @@
 // Handlers for the poll core's unit tests: a scripted handler that returns
-// a fixed list of outcomes and records the wakers it saw.
+// a fixed list of outcomes and records the wakers it saw, and a helper that
+// polls a composite repeatedly and records what each call returned.
 #ifndef FAIRWIRE_CORE_SRC_POLL_TEST_HANDLERS_H_
 #define FAIRWIRE_CORE_SRC_POLL_TEST_HANDLERS_H_
 
@@ -71,6 +72,35 @@ class Scripted {
 inline Scripted AlwaysReady(int value) {
   return Scripted(std::vector<Step>(64, R(value)));
 }
+
+// Polls `handler` `calls` times with one waker and records each result:
+// project(event) for Ready, -1 for Pending, -2 for Done.
+template <class H, class Project>
+std::vector<int> PollAndRecord(H& handler, int calls, Project project) {
+  WakeCounter counter;
+  Context cx(counter.waker());
+  std::vector<int> out;
+  for (int c = 0; c < calls; ++c) {
+    auto result = handler.Poll(cx);
+    if (result.IsReady()) {
+      out.push_back(project(result.value()));
+    } else {
+      out.push_back(result.IsPending() ? -1 : -2);
+    }
+  }
+  return out;
+}
+
+// Projection for PollAndRecord: the child index of a Select event.
+struct TagOf {
+  int operator()(const auto& event) const {
+    return static_cast<int>(event.index());
+  }
+};
+// Projection for PollAndRecord: the value of a SelectAll event.
+struct EventOf {
+  int operator()(const auto& event) const { return event.event; }
+};
 
 }  // namespace fairwire::poll::testing
 
