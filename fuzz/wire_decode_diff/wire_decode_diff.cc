@@ -2,7 +2,9 @@
 // properties/proto (modulo 4: AllKinds, AllKinds3, Nested, Nested3); the rest
 // is the payload. fairwire::wire, the reference model, libprotobuf's
 // DynamicMessage and its generated code must agree on accept/reject and on
-// the canonical re-serialisation.
+// the canonical re-serialisation; the typed bindings (DecodeInto, see
+// fuzz/oracle/typed_subjects.h) must agree with Decode on the reason and
+// offset of a rejection and, on accept, field by field.
 #include <string>
 #include <vector>
 
@@ -81,8 +83,9 @@ std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
 const TargetSpec& Target() {
   static const TargetSpec spec{
       "wire_decode_diff",
-      "raw bytes against the fixed test schemas: fairwire::wire, the reference "
-      "model and libprotobuf (DynamicMessage and generated code) agree",
+      "raw bytes against the fixed test schemas: fairwire::wire (Decode and "
+      "the typed DecodeInto), the reference model and libprotobuf "
+      "(DynamicMessage and generated code) agree",
       &Check, &Describe, &ShrinkCandidates};
   return spec;
 }
