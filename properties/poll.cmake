@@ -6,6 +6,8 @@ add_library(fairwire_props_poll STATIC
   ${CMAKE_CURRENT_LIST_DIR}/scenarios/poll_script.cc
   ${CMAKE_CURRENT_LIST_DIR}/models/poll_model.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_checks.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_model_run.cc
+  ${CMAKE_CURRENT_LIST_DIR}/poll/poll_served_within.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_runners.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_select_boxed.cc
   ${CMAKE_CURRENT_LIST_DIR}/poll/poll_run_typed.cc

@@ -4,9 +4,32 @@
 #include <algorithm>
 #include <span>
 
+#include "poll_checks_internal.h"
+
 namespace fairwire::poll {
+namespace internal {
+
+std::string Fail(PollProperty p, const Observation& o, std::size_t call,
+                 const std::string& what) {
+  return std::string(PropertyName(p)) + ": " + o.composite + " call " +
+         std::to_string(call) + ": " + what;
+}
+
+bool HasThrow(const PollScript& s) {
+  for (const ChildScript& c : s.children) {
+    for (const Outcome& o : c.outcomes) {
+      if (o.kind == OutcomeKind::kThrow) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace internal
+
 namespace {
 
+using internal::Fail;
+using internal::HasThrow;
 using Violation = std::optional<std::string>;
 
 std::string List(const std::vector<std::size_t>& items) {
@@ -37,22 +60,6 @@ std::string ResultText(CallResult result, std::size_t tag, std::uint8_t event) {
       return "threw";
   }
   return "?";
-}
-
-// "name: <composite> call t: what".
-std::string Fail(PollProperty p, const Observation& o, std::size_t call,
-                 const std::string& what) {
-  return std::string(PropertyName(p)) + ": " + o.composite + " call " +
-         std::to_string(call) + ": " + what;
-}
-
-bool HasThrow(const PollScript& s) {
-  for (const ChildScript& c : s.children) {
-    for (const Outcome& o : c.outcomes) {
-      if (o.kind == OutcomeKind::kThrow) return true;
-    }
-  }
-  return false;
 }
 
 bool IsPendingKind(OutcomeKind k) {
@@ -291,46 +298,6 @@ Violation CursorExactness(const ModelRun& m, const Observation& o) {
   return std::nullopt;
 }
 
-// Every child ready before call t (per the model) is served within
-// bound(live children before t) calls, for windows inside the run. One
-// backward pass keeps, per child, the first call >= t that served it; the
-// violation reported is the one of the earliest call (then lowest child).
-template <class Bound>
-Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
-                       const Observation& o, Bound bound,
-                       const std::string& rule) {
-  const std::size_t n = s.children.size();
-  const std::size_t calls = o.calls.size();
-  const std::size_t checked = std::min(calls, m.live_before.size());
-  // next_served[i]: the first call >= t that returned child i's event.
-  std::vector<std::size_t> next_served(n, calls);
-  bool found = false;
-  std::size_t bad_call = 0, bad_child = 0, bad_bound = 0;
-  for (std::size_t t = calls; t-- > 0;) {
-    if (o.calls[t].result == CallResult::kReady && o.calls[t].tag < n) {
-      next_served[o.calls[t].tag] = t;
-    }
-    if (t >= checked) continue;
-    const std::size_t b = bound(m.live_before[t]);
-    if (t + b > calls) continue;
-    for (std::size_t i = 0; i < n && i < m.children; ++i) {
-      if (m.ReadyBefore(t, i) && next_served[i] >= t + b) {
-        found = true;
-        bad_call = t;
-        bad_child = i;
-        bad_bound = b;
-        break;
-      }
-    }
-  }
-  if (!found) return std::nullopt;
-  return Fail(p, o, bad_call,
-              "child " + std::to_string(bad_child) +
-                  " was ready but not served within " +
-                  std::to_string(bad_bound) + " calls (" + rule + ", " +
-                  std::to_string(m.live_before[bad_call]) + " live children)");
-}
-
 Violation Termination(const PollScript& s, const Observation& o) {
   const PollProperty p = PollProperty::kTermination;
   const std::size_t n = s.children.size();
@@ -420,57 +387,6 @@ std::string_view PropertyName(PollProperty property) {
   return "?";
 }
 
-ModelRun RunModel(const PollScript& script, PolicyKind policy) {
-  ModelRun run;
-  PollModel model(policy, script.children, script.draws);
-  const std::size_t n = model.size();
-  run.children = n;
-  run.calls.reserve(script.calls);
-  run.live_before.reserve(script.calls);
-  run.ready_before.resize(std::size_t{script.calls} * n);
-  for (std::size_t t = 0; t < script.calls; ++t) {
-    for (std::size_t i = 0; i < n; ++i) {
-      run.ready_before[t * n + i] = model.IsReady(i) ? 1 : 0;
-    }
-    run.live_before.push_back(model.live());
-    run.calls.push_back(model.Call());
-  }
-  return run;
-}
-
-std::optional<std::size_t> WaitingBound(PolicyKind policy, std::size_t n) {
-  const std::size_t others = n == 0 ? 0 : n - 1;
-  switch (policy) {
-    case PolicyKind::kRoundRobin:
-      return others + 1;
-    case PolicyKind::kBudgeted2:
-      return others * 2 + 1;
-    case PolicyKind::kBudgeted3:
-      return others * 3 + 1;
-    default:
-      return std::nullopt;
-  }
-}
-
-std::optional<std::size_t> LongestBurst(const PollScript& script) {
-  std::size_t longest = 0;
-  for (const ChildScript& c : script.children) {
-    const std::size_t size = c.outcomes.size();
-    const std::size_t rounds = c.loop ? 2 : 1;
-    std::size_t run = 0;
-    for (std::size_t k = 0; k < size * rounds; ++k) {
-      if (c.outcomes[k % size].kind == OutcomeKind::kReady) {
-        ++run;
-        longest = std::max(longest, run);
-      } else {
-        run = 0;
-      }
-    }
-    if (c.loop && size > 0 && run == size * rounds) return std::nullopt;
-  }
-  return longest;
-}
-
 std::optional<std::string> CheckProperty(PollProperty property,
                                          const PollScript& s, PolicyKind policy,
                                          const ModelRun& m,
@@ -488,25 +404,9 @@ std::optional<std::string> CheckProperty(PollProperty property,
       return NoLoss(s, m, o);
     case PollProperty::kCursorExactness:
       return CursorExactness(m, o);
-    case PollProperty::kBoundedWaiting: {
-      if (HasThrow(s) || !WaitingBound(policy, 1)) return std::nullopt;
-      return ServedWithin(
-          property, s, m, o,
-          [policy](std::size_t n) { return *WaitingBound(policy, n); },
-          std::string(PolicyName(policy)) + "'s bound");
-    }
-    case PollProperty::kFiniteBurstLiveness: {
-      if (policy != PolicyKind::kSticky && !WaitingBound(policy, 1)) {
-        return std::nullopt;
-      }
-      const std::optional<std::size_t> burst = LongestBurst(s);
-      if (HasThrow(s) || !burst || *burst == 0) return std::nullopt;
-      const std::size_t b = *burst;
-      return ServedWithin(
-          property, s, m, o,
-          [b](std::size_t n) { return (n == 0 ? 0 : n - 1) * b + 1; },
-          "bursts of at most " + std::to_string(b) + ", (N-1)*B+1");
-    }
+    case PollProperty::kBoundedWaiting:
+    case PollProperty::kFiniteBurstLiveness:
+      return internal::CheckServedWithin(property, s, policy, m, o);
     case PollProperty::kTermination:
       return Termination(s, o);
     case PollProperty::kProtocolIteration:
@@ -568,17 +468,6 @@ std::optional<std::string> CheckAllPolicies(const PollScript& script) {
     if (auto v = CheckPolicy(script, policy)) return v;
   }
   return std::nullopt;
-}
-
-std::optional<std::string> FindStarvation(const PollScript& script,
-                                          PolicyKind policy,
-                                          CompositeKind kind) {
-  if (HasThrow(script)) return std::nullopt;
-  const Observation observed = RunScript(script, policy, kind);
-  const ModelRun model = RunModel(script, policy);
-  return ServedWithin(
-      PollProperty::kBoundedWaiting, script, model, observed,
-      [](std::size_t n) { return n; }, "RoundRobin's bound demanded");
 }
 
 }  // namespace fairwire::poll
