@@ -15,9 +15,12 @@ namespace fairwire::poll {
 enum class PollState : std::uint8_t { kPending, kReady, kDone };
 
 // Ready(value), Pending or Done. Cheap to move; never allocates. A
-// trivially copyable, trivially default-constructible T is stored in place
-// (zeroed when not Ready) beside a full-word state, so a Poll returned from a
-// call that is not inlined is built in registers, not through the stack.
+// trivially copyable T (a std::variant of trivially copyable events, as
+// Select returns, included) is held in place beside a word-wide state, with
+// its bytes zeroed as whole words when not Ready: a Poll returned from a call
+// that is not inlined travels in registers, and one that is copied through
+// the stack is read back with loads as wide as the stores that wrote it (no
+// store-forwarding stall). Any other T is held in a std::optional.
 //   Poll<int> p = Poll<int>::Ready(7);
 //   if (p.IsReady()) Use(std::move(p).value());
 template <class T>
@@ -44,38 +47,46 @@ class [[nodiscard]] Poll {
 
   // The value of a Ready poll. Requires IsReady().
   T& value() & {
-    if constexpr (kFlat) {
-      return value_;
+    if constexpr (kInPlace) {
+      return storage_.value;
     } else {
-      return *value_;
+      return *storage_;
     }
   }
   // The value of a Ready poll. Requires IsReady().
   const T& value() const& {
-    if constexpr (kFlat) {
-      return value_;
+    if constexpr (kInPlace) {
+      return storage_.value;
     } else {
-      return *value_;
+      return *storage_;
     }
   }
   // The value of a Ready poll, moved out. Requires IsReady().
   T&& value() && { return std::move(value()); }
 
  private:
-  static constexpr bool kFlat = std::is_trivially_copyable_v<T> &&
-                                std::is_trivially_default_constructible_v<T>;
+  static constexpr bool kInPlace = std::is_trivially_copyable_v<T>;
   // The state in a word as wide as the value's alignment (no padding to
   // leave unwritten in small Polls).
   using StateWord =
       std::conditional_t<(alignof(T) >= 8), std::uint64_t, std::uint32_t>;
 
+  // In-place storage: zero bytes (not Ready) or the value (Ready). Trivially
+  // copyable because T is.
+  union InPlace {
+    InPlace() : zero{} {}
+    explicit InPlace(T v) : value(std::move(v)) {}
+    unsigned char zero[sizeof(T)];
+    T value;
+  };
+
   explicit Poll(PollState state)
-      : value_(), state_(static_cast<StateWord>(state)) {}
+      : storage_(), state_(static_cast<StateWord>(state)) {}
   explicit Poll(T value)
-      : value_(std::move(value)),
+      : storage_(std::move(value)),
         state_(static_cast<StateWord>(PollState::kReady)) {}
 
-  std::conditional_t<kFlat, T, std::optional<T>> value_;
+  std::conditional_t<kInPlace, InPlace, std::optional<T>> storage_;
   StateWord state_;
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fairwire/poll/handler.h"
+#include "fairwire/poll/internal/dispatch.h"
 #include "fairwire/poll/policy.h"
 #include "fairwire/poll/poll.h"
 #include "fairwire/poll/protocols.h"
@@ -74,7 +75,7 @@ class SelectAll {
   // once. Ready: the first Ready child's event and index. Pending: every
   // live child was polled and returned Pending. Done: no child is live
   // (also when there are no children).
-  Result Poll(Context& cx) {
+  FAIRWIRE_POLL_FLATTEN Result Poll(Context& cx) {
     if (live_ == 0) return Result::Done();
     const std::size_t n = children_.size();
     std::size_t i = policy_.Start(n);

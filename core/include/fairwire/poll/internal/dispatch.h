@@ -9,6 +9,16 @@
 #include <type_traits>
 #include <utility>
 
+// Marks a composite's Poll so that optimizing builds inline every child's
+// Poll into it (and what those inline), the way a derive macro writes one
+// function for the whole composite: no call per child, and a child's result
+// never leaves registers. Debug builds keep their ordinary calls.
+#if defined(__OPTIMIZE__) && (defined(__GNUC__) || defined(__clang__))
+#define FAIRWIRE_POLL_FLATTEN [[gnu::flatten]]
+#else
+#define FAIRWIRE_POLL_FLATTEN
+#endif
+
 namespace fairwire::poll {
 
 // The most children a compile-time composite (Select, ProtocolChain) takes.
