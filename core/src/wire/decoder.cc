@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/parse.h"
 
 namespace fairwire::wire {
@@ -63,9 +64,22 @@ const std::uint8_t* ParsePackedClosedEnum(
   const std::uint8_t* const begin = p;
   p = internal::ParsePackedVarint<FieldKind::kEnum>(ctx, p, end, out);
   if (p == nullptr) return nullptr;
+  const std::int32_t* const values = out.data() + old_size;
+  const std::size_t count = out.size() - old_size;
   bool all_known = true;
-  for (std::size_t i = old_size; i < out.size(); ++i) {
-    all_known &= schema.EnumContains(bitmap, field.enum_index, out[i]);
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if (internal::FitsEnumAvx512(bitmap) &&
+      internal::BestVarintKernel() == internal::VarintKernel::kAvx512) {
+    all_known = internal::AllInEnumAvx512(values, count, bitmap);
+  } else
+#endif
+  {
+    const std::uint64_t* const bits = bitmap.bits.data();
+    const std::uint64_t span = bitmap.bits.size() * 64;
+    for (std::size_t i = 0; i < count; ++i) {
+      all_known &= InEnum(bitmap.base, bits, span, bitmap.outliers, msg, field,
+                          values[i]);
+    }
   }
   if (all_known) return p;
   out.resize(old_size);

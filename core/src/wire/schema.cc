@@ -17,8 +17,14 @@ internal::EnumBitmap MakeEnumBitmap(const EnumDef& def) {
   internal::EnumBitmap bitmap;
   if (def.values.empty()) return bitmap;
   bitmap.base = def.values.front();
-  const std::int64_t span = std::min<std::int64_t>(
-      std::int64_t{def.values.back()} - bitmap.base + 1, kEnumBitmapSpan);
+  // The bitmap ends at the last value within kEnumBitmapSpan of the first
+  // (a small enum with one far value, like 0..999 and 70000, gets 1000 bits,
+  // not 4096: small enough for the AVX-512 membership check's table).
+  std::int64_t span = 1;
+  for (std::int32_t value : def.values) {
+    const std::int64_t offset = std::int64_t{value} - bitmap.base;
+    if (offset < kEnumBitmapSpan) span = offset + 1;
+  }
   bitmap.bits.assign(static_cast<std::size_t>((span + 63) / 64), 0);
   for (std::int32_t value : def.values) {
     const std::int64_t offset = std::int64_t{value} - bitmap.base;
@@ -27,6 +33,7 @@ internal::EnumBitmap MakeEnumBitmap(const EnumDef& def) {
                                                             << (offset & 63);
     } else {
       bitmap.outliers = true;
+      bitmap.far_values.push_back(value);
     }
   }
   return bitmap;

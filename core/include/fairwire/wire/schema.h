@@ -90,6 +90,7 @@ struct EnumBitmap {
   std::int32_t base = 0;
   std::vector<std::uint64_t> bits;
   bool outliers = false;
+  std::vector<std::int32_t> far_values;  // the values past the bitmap, sorted
 };
 }  // namespace internal
 

@@ -12,10 +12,12 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "fairwire/wire/decoder.h"
 #include "fairwire/wire/internal/kinds.h"
+#include "fairwire/wire/internal/varint_avx512.h"
 #include "fairwire/wire/status.h"
 #include "fairwire/wire/varint.h"
 
@@ -263,24 +265,56 @@ template <FieldKind K, typename T>
 }
 #endif
 
+// The packed-varint kernels ParsePackedVarint can use (tests force each).
+enum class VarintKernel : std::uint8_t { kPortable, kBmi2, kAvx512 };
+
+// The fastest kernel this CPU supports (checked once).
+inline VarintKernel BestVarintKernel() {
+  static const VarintKernel best = [] {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+    if (CpuHasAvx512Varint()) return VarintKernel::kAvx512;
+#endif
+#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
+    if (CpuHasBmi2()) return VarintKernel::kBmi2;
+#endif
+    return VarintKernel::kPortable;
+  }();
+  return best;
+}
+
 // Decodes the packed payload [p, end) of a varint kind K, appending to out.
-// Reserves once (one element per terminator byte), then decodes in blocks
-// (DecodeVarintBlocks, with BMI2 when the CPU has it), then the tail.
+// Reserves once (one element per terminator byte), then decodes with
+// `kernel` (which the CPU must support): AVX-512 eight elements at a time,
+// or in 64-byte blocks (DecodeVarintBlocks); then the tail one by one.
 template <FieldKind K, typename T>
-const std::uint8_t* ParsePackedVarint(ParseContext& ctx, const std::uint8_t* p,
-                                      const std::uint8_t* end,
-                                      std::vector<T>& out) {
+const std::uint8_t* ParsePackedVarint(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::vector<T>& out, VarintKernel kernel = BestVarintKernel()) {
   if (p == end) return p;
   if (end[-1] >= 0x80) return FailPackedVarint(ctx, p, end);
+  constexpr bool kVectorType = std::is_same_v<T, typename KindTraits<K>::Type>;
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  const bool avx512 = kVectorType && kernel == VarintKernel::kAvx512;
+  const std::size_t count =
+      avx512 ? avx512::CountTerminators(p, end) : CountTerminators(p, end);
+#else
   const std::size_t count = CountTerminators(p, end);
+#endif
   const std::size_t old_size = out.size();
   out.resize(old_size + count);
   T* dst = out.data() + old_size;
   T* const dst_end = dst + count;
   const std::uint8_t* const limit = ctx.limit;
   bool ok;
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if constexpr (kVectorType) {
+    // Stops early only before an element too long, which the kernels
+    // below then find and report.
+    if (avx512) avx512::DecodeVarints<K>(&p, end, &dst);
+  }
+#endif
 #ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
-  if (CpuHasBmi2()) {
+  if (kernel != VarintKernel::kPortable) {
     ok = DecodeVarintBlocksBmi2<K, T>(&p, end, limit, &dst);
   } else {
     ok = DecodeVarintBlocks<K, T, PortableGather>(&p, end, limit, &dst);

@@ -1,0 +1,312 @@
+// Differential properties of the packed-varint kernels: every kernel this CPU
+// can run (AVX-512, BMI2, portable; each forced, so the scalar ones stay
+// tested on AVX-512 machines) against a byte-at-a-time reference decoder, on
+// random payloads: varints of every length 1..11 (11: too long), canonical
+// or padded, at every alignment against the 64-byte blocks and the end of
+// input, with truncated tails. Same values, same position, same error and
+// offset.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fairwire/wire/internal/enum_avx512.h"
+#include "fairwire/wire/internal/parse.h"
+#include "fairwire/wire/schema.h"
+
+namespace fairwire::wire::internal {
+namespace {
+
+// What decoding a packed payload gave.
+template <typename T>
+struct Outcome {
+  std::vector<T> values;
+  std::ptrdiff_t consumed = -1;  // -1: failed
+  DecodeStatus status;
+
+  bool operator==(const Outcome&) const = default;
+};
+
+template <typename T>
+std::string Describe(const Outcome<T>& o) {
+  std::string s = "consumed " + std::to_string(o.consumed) + ", " +
+                  ToString(o.status) + ", values:";
+  for (const T& v : o.values) s += " " + std::to_string(v);
+  return s;
+}
+
+// The reference: one byte at a time, as the format says (ten bytes at most,
+// the tenth contributing its low bit; running past the record is an error).
+template <FieldKind K>
+Outcome<typename KindTraits<K>::Type> Reference(
+    const std::uint8_t* base, const std::uint8_t* p, const std::uint8_t* end,
+    std::vector<typename KindTraits<K>::Type> prefix) {
+  Outcome<typename KindTraits<K>::Type> o;
+  o.values = prefix;
+  while (p < end) {
+    std::uint64_t value = 0;
+    int i = 0;
+    for (; i < kMaxVarintBytes; ++i) {
+      if (p + i == end) {
+        o.values = prefix;
+        o.status = {DecodeError::kPackedElementPastRecord,
+                    static_cast<std::size_t>(p - base)};
+        return o;
+      }
+      value |= std::uint64_t{p[i] & 0x7Fu} << (7 * i);
+      if (p[i] < 0x80) break;
+    }
+    if (i == kMaxVarintBytes) {
+      o.values = prefix;
+      o.status = {DecodeError::kVarintTooLong,
+                  static_cast<std::size_t>(p - base)};
+      return o;
+    }
+    o.values.push_back(KindTraits<K>::Convert(value));
+    p += i + 1;
+  }
+  o.consumed = p - base;
+  return o;
+}
+
+// A generated input: the buffer, and the packed payload [begin, end) in it.
+struct Input {
+  std::vector<std::uint8_t> buffer;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+// One varint of `length` bytes (11: no terminator in ten bytes), random
+// bits, possibly padded (non-canonical) since every byte is random.
+void AppendVarint(std::vector<std::uint8_t>& out, int length) {
+  for (int i = 0; i < length; ++i) {
+    const auto bits = *rc::gen::inRange<int>(0, 128);
+    const bool last = i == length - 1 && length <= kMaxVarintBytes;
+    out.push_back(static_cast<std::uint8_t>(last ? bits : bits | 0x80));
+  }
+}
+
+// Mostly short elements (the common case), every length 1..11 sometimes,
+// runs long enough to cross several 64-byte blocks, a random offset against
+// the blocks, bytes after the payload (read by no kernel as values) or none
+// (the payload ends the input), and sometimes a cut tail.
+Input GenInput() {
+  Input in;
+  in.buffer.resize(*rc::gen::inRange<std::size_t>(0, 70));  // alignment
+  in.begin = in.buffer.size();
+  const bool allow_errors = *rc::gen::inRange(0, 4) == 0;
+  const int max_length = allow_errors ? 11 : 10;
+  const auto count = *rc::gen::inRange<int>(0, 120);
+  const auto style = *rc::gen::inRange<int>(0, 4);
+  for (int i = 0; i < count; ++i) {
+    int length;
+    if (style == 0) {
+      length = *rc::gen::inRange(1, max_length + 1);
+    } else if (style == 1) {
+      length = *rc::gen::weightedElement<int>(
+          {{8, 1}, {4, 2}, {3, 3}, {2, 10}, {1, 9}, {1, max_length}});
+    } else if (style == 2) {
+      length = *rc::gen::element(1, 10);
+    } else {
+      length = *rc::gen::inRange(1, 4);
+    }
+    AppendVarint(in.buffer, length);
+  }
+  in.end = in.buffer.size();
+  if (allow_errors && in.end > in.begin && *rc::gen::arbitrary<bool>()) {
+    in.end -= *rc::gen::inRange<std::size_t>(1, in.end - in.begin + 1);
+  }
+  // After the payload: nothing, or other records' bytes.
+  const auto after = *rc::gen::element<std::size_t>(0, 1, 9, 15, 16, 17, 80);
+  in.buffer.resize(in.end);
+  for (std::size_t i = 0; i < after; ++i) {
+    in.buffer.push_back(static_cast<std::uint8_t>(*rc::gen::inRange(0, 256)));
+  }
+  return in;
+}
+
+// The kernels this CPU can run.
+std::vector<VarintKernel> Kernels() {
+  std::vector<VarintKernel> kernels = {VarintKernel::kPortable};
+#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
+  if (CpuHasBmi2()) kernels.push_back(VarintKernel::kBmi2);
+#endif
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if (CpuHasAvx512Varint()) kernels.push_back(VarintKernel::kAvx512);
+#endif
+  return kernels;
+}
+
+// Decodes `in` as a packed record of kind K with every kernel (appending to
+// a non-empty vector, which an error must leave as it was) and, on AVX-512
+// CPUs, with the AVX-512 kernel alone; compares with the reference. Returns
+// what differed, or "".
+template <FieldKind K>
+std::string CheckKind(const Input& in) {
+  using T = typename KindTraits<K>::Type;
+  const std::string kind(ToString(K));
+  // The buffer is copied to an exact-size allocation: a read past the input
+  // is an ASan failure.
+  const std::vector<std::uint8_t> bytes = in.buffer;
+  // (An empty input has no address to measure positions from.)
+  if (bytes.empty()) return "";
+  const std::uint8_t* base = bytes.data();
+  const std::uint8_t* begin = base + in.begin;
+  const std::uint8_t* end = base + in.end;
+  const std::vector<T> prefix = {T(1), T(0)};
+  const Outcome<T> expected = Reference<K>(base, begin, end, prefix);
+  for (const VarintKernel kernel : Kernels()) {
+    ParseContext ctx{base, base + bytes.size(), kMaxDepth, {}};
+    Outcome<T> got;
+    got.values = prefix;
+    const std::uint8_t* q =
+        ParsePackedVarint<K>(ctx, begin, end, got.values, kernel);
+    got.consumed = q == nullptr ? -1 : q - base;
+    got.status = ctx.status;
+    if (!(got == expected) || (q == nullptr && got.status.ok())) {
+      return "kind " + kind + ", kernel " +
+             std::to_string(static_cast<int>(kernel)) + "\n  got      " +
+             Describe(got) + "\n  expected " + Describe(expected);
+    }
+  }
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  // The AVX-512 kernel alone: a prefix of the elements, stopping only
+  // before a bad one (which starts where it stopped).
+  if (CpuHasAvx512Varint() && begin != end && end[-1] < 0x80) {
+    std::vector<T> out(static_cast<std::size_t>(end - begin));
+    const std::uint8_t* p = begin;
+    T* dst = out.data();
+    avx512::DecodeVarints<K>(&p, end, &dst);
+    out.resize(static_cast<std::size_t>(dst - out.data()));
+    const Outcome<T> head = Reference<K>(base, begin, p, {});
+    const Outcome<T> rest = Reference<K>(base, p, end, {});
+    const bool stopped_right =
+        p >= begin && p <= end && head.status.ok() && out == head.values &&
+        (expected.status.ok() ? p == end : rest.status == expected.status);
+    if (!stopped_right) {
+      return "kind " + kind + ", AVX-512 kernel alone stopped at offset " +
+             std::to_string(p - base) + " with " + std::to_string(out.size()) +
+             " values; expected " + Describe(expected);
+    }
+  }
+#endif
+  return "";
+}
+
+// Every varint kind on one input.
+std::string CheckEveryKind(const Input& in) {
+  for (const std::string& failure :
+       {CheckKind<FieldKind::kInt64>(in), CheckKind<FieldKind::kUint64>(in),
+        CheckKind<FieldKind::kSint64>(in), CheckKind<FieldKind::kInt32>(in),
+        CheckKind<FieldKind::kUint32>(in), CheckKind<FieldKind::kSint32>(in),
+        CheckKind<FieldKind::kEnum>(in), CheckKind<FieldKind::kBool>(in)}) {
+    if (!failure.empty()) return failure;
+  }
+  return "";
+}
+
+RC_GTEST_PROP(VarintKernels, EveryKernelMatchesTheReference, ()) {
+  const Input in = GenInput();
+  RC_TAG(in.end - in.begin < 64 ? "under 64 bytes" : "64 bytes or more");
+  const std::string failure = CheckEveryKind(in);
+  if (!failure.empty()) RC_FAIL(failure);
+}
+
+// Every varint length at every offset against the 64-byte blocks: one
+// element of that length at `offset` among one-byte ones, then the end of
+// input at every distance after it.
+TEST(VarintKernels, EveryLengthAtEveryBlockOffsetMatchesTheReference) {
+  for (int length = 1; length <= 11; ++length) {
+    for (int offset = 0; offset < 140; ++offset) {
+      for (int after : {0, 1, 5, 63, 64, 65, 70}) {
+        Input in;
+        for (int i = 0; i < offset; ++i) in.buffer.push_back(1);
+        for (int i = 0; i < length; ++i) {
+          const bool last = i == length - 1 && length <= kMaxVarintBytes;
+          in.buffer.push_back(static_cast<std::uint8_t>(last ? 0x7F : 0xFF));
+        }
+        for (int i = 0; i < after; ++i) in.buffer.push_back(2);
+        in.end = in.buffer.size();
+        const std::string failure = CheckEveryKind(in);
+        ASSERT_EQ(failure, "") << "length " << length << " offset " << offset
+                               << " after " << after;
+      }
+    }
+  }
+}
+
+// A closed enum: values near a random base (within the bitmap's reach or
+// just past it), and sometimes a few far ones.
+EnumDef GenEnum() {
+  EnumDef def;
+  def.name = "t.E";
+  def.closed = true;
+  const auto base = *rc::gen::oneOf(
+      rc::gen::inRange<std::int32_t>(-2000, 2000),
+      rc::gen::element<std::int32_t>(INT32_MIN, INT32_MAX - 5000));
+  const auto reach = *rc::gen::element<std::int64_t>(8, 64, 1000, 1024, 4200);
+  const auto count = *rc::gen::inRange<int>(1, 40);
+  for (int i = 0; i < count; ++i) {
+    def.values.push_back(static_cast<std::int32_t>(
+        base + *rc::gen::inRange<std::int64_t>(0, reach)));
+  }
+  const auto far = *rc::gen::inRange<int>(0, 7);
+  for (int i = 0; i < far; ++i) {
+    def.values.push_back(*rc::gen::arbitrary<std::int32_t>());
+  }
+  std::sort(def.values.begin(), def.values.end());
+  def.values.erase(std::unique(def.values.begin(), def.values.end()),
+                   def.values.end());
+  for (std::int32_t v : def.values)
+    def.value_names.push_back("V" + std::to_string(v));
+  return def;
+}
+
+RC_GTEST_PROP(EnumKernels, MembershipMatchesTheValueList, ()) {
+  const EnumDef def = GenEnum();
+  SchemaBuilder builder;
+  builder.AddEnum(def);
+  const std::optional<Schema> schema = std::move(builder).Build();
+  RC_ASSERT(schema.has_value());
+  // Candidates: members, their neighbours, anything.
+  const auto values = *rc::gen::container<std::vector<std::int32_t>>(
+      rc::gen::oneOf(rc::gen::elementOf(def.values),
+                     rc::gen::map(rc::gen::elementOf(def.values),
+                                  [](std::int32_t v) {
+                                    return v == INT32_MAX ? v : v + 1;
+                                  }),
+                     rc::gen::arbitrary<std::int32_t>()));
+  bool all = true;
+  for (std::int32_t v : values) {
+    const bool member =
+        std::binary_search(def.values.begin(), def.values.end(), v);
+    RC_ASSERT(schema->EnumContains(0, v) == member);
+    all &= member;
+  }
+  const EnumBitmap& bitmap = schema->enum_bitmap(0);
+  RC_TAG(FitsEnumAvx512(bitmap) ? "fits the AVX-512 check" : "too big");
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if (CpuHasAvx512Varint() && FitsEnumAvx512(bitmap)) {
+    // Every prefix length, so that every tail mask is used.
+    for (std::size_t n = 0; n <= values.size(); ++n) {
+      const bool expected = std::all_of(
+          values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n),
+          [&](std::int32_t v) {
+            return std::binary_search(def.values.begin(), def.values.end(), v);
+          });
+      // An exact-size copy: a read past the values is an ASan failure.
+      const std::vector<std::int32_t> prefix(
+          values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
+      RC_ASSERT(AllInEnumAvx512(prefix.data(), n, bitmap) == expected);
+    }
+  }
+#endif
+  RC_TAG(all ? "all members" : "some unknown");
+}
+
+}  // namespace
+}  // namespace fairwire::wire::internal
