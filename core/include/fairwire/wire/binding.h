@@ -68,10 +68,11 @@ void StoreMember(M& member, E value) {
   }
 }
 
-// Empties a bound member.
+// Empties a bound member (a std::string keeps its buffer for the next
+// value, as libprotobuf keeps a cleared string's capacity).
 template <typename M>
 void ClearMember(M& member) {
-  if constexpr (MemberShape<M>::kRepeated) {
+  if constexpr (MemberShape<M>::kRepeated || std::is_same_v<M, std::string>) {
     member.clear();
   } else {
     member = M{};
@@ -207,8 +208,18 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
     if (f.utf8 == Utf8::kValidate && !IsValidUtf8(p, size)) {
       return ctx.Fail(DecodeError::kInvalidUtf8, p);
     }
-    StoreMember(member, Element(std::string_view(
-                            reinterpret_cast<const char*>(p), size)));
+    const std::string_view text(reinterpret_cast<const char*>(p), size);
+    if constexpr (std::is_same_v<M, std::string>) {
+      member.assign(text);  // reuses the member's buffer: no allocation
+    } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
+      if (member.has_value()) {
+        member->assign(text);
+      } else {
+        member.emplace(text);
+      }
+    } else {
+      StoreMember(member, Element(text));
+    }
     return payload_end;
   } else {
     using Traits = KindTraits<K>;
@@ -255,6 +266,21 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
         } else if constexpr (kFast) {
           return ParsePackedFixed<K>(ctx, length_at, p, payload_end, member);
         } else if constexpr (kWire == WireType::kVarint) {
+          if constexpr (IsValid != nullptr &&
+                        std::is_same_v<M, std::vector<std::int32_t>>) {
+            // A closed enum: decoded in bulk, then checked; decoded again
+            // one by one below only when some value is unknown.
+            const std::size_t old_size = member.size();
+            const std::uint8_t* q =
+                ParsePackedVarint<K>(ctx, p, payload_end, member);
+            if (q == nullptr) return nullptr;
+            bool all_valid = true;
+            for (std::size_t i = old_size; i < member.size(); ++i) {
+              all_valid &= IsValid(member[i]);
+            }
+            if (all_valid) return q;
+            member.resize(old_size);
+          }
           if (p != payload_end && payload_end[-1] >= 0x80) {
             return FailPackedVarint(ctx, p, payload_end);
           }
