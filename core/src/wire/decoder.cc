@@ -6,6 +6,7 @@
 
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/parse.h"
+#include "fairwire/wire/internal/run_avx512.h"
 
 namespace fairwire::wire {
 namespace {
@@ -142,8 +143,42 @@ template <FieldKind K>
   out.resize(used + chunk);
   T* dst = out.data() + used;
   T* dst_end = out.data() + out.size();
+  const auto grow = [&] {
+    used = static_cast<std::size_t>(dst - out.data());
+    chunk *= 2;
+    out.resize(used + chunk);
+    dst = out.data() + used;
+    dst_end = out.data() + out.size();
+  };
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  // The AVX-512 kernel takes the run while it is regular (and, for a closed
+  // enum, while its values are known); this loop does the rest.
+  const bool vector_run =
+      internal::BestVarintKernel() == internal::VarintKernel::kAvx512 &&
+      (!closed ||
+       internal::FitsEnumAvx512(msg.schema().enum_bitmap(field.enum_index)));
+  [[maybe_unused]] const internal::EnumRunCheckAvx512 enum_check{
+      closed ? &msg.schema().enum_bitmap(field.enum_index) : nullptr};
+#endif
   const std::uint8_t* result;
   for (;;) {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+    if (vector_run && end - p >= 64) {
+      while (dst_end - dst < internal::avx512::kRunBlockSlots) grow();
+      bool checked = false;
+      if constexpr (K == FieldKind::kEnum) {
+        if (closed) {
+          internal::avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end,
+                                         enum_check);
+          checked = true;
+        }
+      }
+      if (!checked) {
+        internal::avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end,
+                                       internal::avx512::AcceptAll{});
+      }
+    }
+#endif
     std::uint64_t raw;
     p = internal::ReadRaw<WireType::kVarint>(ctx, p, end, &raw);
     if (p == nullptr) {
@@ -161,11 +196,7 @@ template <FieldKind K>
     }
     if (known) {
       if (dst == dst_end) [[unlikely]] {
-        used = static_cast<std::size_t>(dst - out.data());
-        chunk *= 2;
-        out.resize(used + chunk);
-        dst = out.data() + used;
-        dst_end = out.data() + out.size();
+        grow();
       }
       *dst++ = value;
     }

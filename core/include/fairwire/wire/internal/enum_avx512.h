@@ -34,49 +34,89 @@ inline bool FitsEnumAvx512(const EnumBitmap& bitmap) {
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
 
+// An enum's membership test in registers (bitmap with FitsEnumAvx512).
+struct EnumTableAvx512 {
+  __m512i table_low;   // bitmap bytes 0..63
+  __m512i table_high;  // bitmap bytes 64..127 (zero past the bitmap)
+  __m512i base;
+  __m512i span;  // bits in the bitmap
+  // The far values (far_count of them, at most kMaxFarValuesAvx512).
+  __m512i far[kMaxFarValuesAvx512];
+  std::size_t far_count;
+};
+
+// Loads `bitmap` (with FitsEnumAvx512) into registers.
+[[FAIRWIRE_AVX512_TARGET]] inline EnumTableAvx512 MakeEnumTableAvx512(
+    const EnumBitmap& bitmap) {
+  alignas(64) std::uint8_t table[128] = {};
+  std::memcpy(table, bitmap.bits.data(), bitmap.bits.size() * 8);
+  EnumTableAvx512 t;
+  t.table_low = _mm512_load_si512(table);
+  t.table_high = _mm512_load_si512(table + 64);
+  t.base = _mm512_set1_epi32(bitmap.base);
+  t.span = _mm512_set1_epi32(static_cast<int>(bitmap.bits.size() * 64));
+  t.far_count = bitmap.far_values.size();
+  for (std::size_t i = 0; i < kMaxFarValuesAvx512; ++i) {
+    t.far[i] = _mm512_set1_epi32(i < t.far_count ? bitmap.far_values[i] : 0);
+  }
+  return t;
+}
+
+// One bit per 32-bit lane of `v`: set where the value is in the enum.
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline __mmask16 KnownLanes(
+    const EnumTableAvx512& t, __m512i v) {
+  const __m512i offset = _mm512_sub_epi32(v, t.base);  // unsigned wrap
+  const __mmask16 in_range = _mm512_cmplt_epu32_mask(offset, t.span);
+  // Each lane's bitmap byte (index offset / 8 in its low byte), then bit.
+  const __m512i byte = _mm512_and_si512(
+      _mm512_permutex2var_epi8(t.table_low, _mm512_srli_epi32(offset, 3),
+                               t.table_high),
+      _mm512_set1_epi32(0xFF));
+  const __m512i bit =
+      _mm512_srlv_epi32(byte, _mm512_and_si512(offset, _mm512_set1_epi32(7)));
+  __mmask16 known =
+      _mm512_mask_test_epi32_mask(in_range, bit, _mm512_set1_epi32(1));
+  // (Mask-register ors: moving each compare's mask out costs more.)
+  for (std::size_t i = 0; i < t.far_count; ++i) {
+    known = _kor_mask16(known, _mm512_cmpeq_epi32_mask(v, t.far[i]));
+  }
+  return known;
+}
+
 // True if every one of values[0, count) is a value of the enum (bitmap
 // with FitsEnumAvx512). Reads nothing past values + count.
 [[FAIRWIRE_AVX512_TARGET]] inline bool AllInEnumAvx512(
     const std::int32_t* values, std::size_t count, const EnumBitmap& bitmap) {
-  alignas(64) std::uint8_t table[128] = {};
-  std::memcpy(table, bitmap.bits.data(), bitmap.bits.size() * 8);
-  const __m512i table_low = _mm512_load_si512(table);
-  const __m512i table_high = _mm512_load_si512(table + 64);
-  const __m512i base = _mm512_set1_epi32(bitmap.base);
-  const __m512i span =
-      _mm512_set1_epi32(static_cast<int>(bitmap.bits.size() * 64));
-  // Far values, the first repeated to fill four (no far value: the base,
-  // which is in range, so it never matches an out-of-range lane).
-  __m512i far[kMaxFarValuesAvx512];
-  for (std::size_t i = 0; i < kMaxFarValuesAvx512; ++i) {
-    far[i] = _mm512_set1_epi32(
-        bitmap.far_values.empty()
-            ? bitmap.base
-            : bitmap.far_values[i < bitmap.far_values.size() ? i : 0]);
-  }
-  const __m512i seven = _mm512_set1_epi32(7);
-  const __m512i low_byte = _mm512_set1_epi32(0xFF);
+  const EnumTableAvx512 table = MakeEnumTableAvx512(bitmap);
   for (std::size_t i = 0; i < count; i += 16) {
     const auto lanes = static_cast<__mmask16>(
         count - i >= 16 ? 0xFFFFu
                         : _bzhi_u32(0xFFFFu, static_cast<unsigned>(count - i)));
     const __m512i v = _mm512_maskz_loadu_epi32(lanes, values + i);
-    const __m512i offset = _mm512_sub_epi32(v, base);  // unsigned wrap
-    const __mmask16 in_range = _mm512_cmplt_epu32_mask(offset, span);
-    // Each lane's bitmap byte (index offset / 8 in its low byte), then bit.
-    const __m512i byte = _mm512_and_si512(
-        _mm512_permutex2var_epi8(table_low, _mm512_srli_epi32(offset, 3),
-                                 table_high),
-        low_byte);
-    const __m512i bit =
-        _mm512_srlv_epi32(byte, _mm512_and_si512(offset, seven));
-    __mmask16 known =
-        _mm512_mask_test_epi32_mask(in_range, bit, _mm512_set1_epi32(1));
-    for (const __m512i& f : far) known |= _mm512_cmpeq_epi32_mask(v, f);
-    if ((known & lanes) != lanes) return false;
+    if ((KnownLanes(table, v) & lanes) != lanes) return false;
   }
   return true;
 }
+
+// The closed-enum check of avx512::DecodeRun (bitmap with FitsEnumAvx512):
+// how many of the first `lanes` raw values lead before the first unknown
+// one (the check uses the int32-truncated value).
+struct EnumRunCheckAvx512 {
+  static constexpr bool kChecks = true;
+  using State = EnumTableAvx512;
+  const EnumBitmap* bitmap;
+
+  [[FAIRWIRE_AVX512_TARGET]] State Start() const {
+    return MakeEnumTableAvx512(*bitmap);
+  }
+  [[FAIRWIRE_AVX512_TARGET]] unsigned Accept(const State& table, __m512i raw,
+                                             unsigned lanes) const {
+    const __m512i v = _mm512_zextsi256_si512(_mm512_cvtepi64_epi32(raw));
+    const unsigned unknown =
+        ~static_cast<unsigned>(KnownLanes(table, v)) & _bzhi_u32(0xFFu, lanes);
+    return unknown != 0 ? static_cast<unsigned>(_tzcnt_u32(unknown)) : lanes;
+  }
+};
 
 #endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
 

@@ -126,8 +126,8 @@ template <FieldKind K, typename T>
   }
 }
 
-// Position tables (constants): kBroadcast has lane j's eight bytes equal to
-// j; kLaneIota has bytes 0..7 in every lane; kShiftUp moves byte i to i + 1.
+// Constant position tables: lane j's eight bytes equal to j, and bytes
+// first, first + 1, ... in order.
 [[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline __m512i Broadcast8() {
   return _mm512_set_epi64(0x0707070707070707, 0x0606060606060606,
                           0x0505050505050505, 0x0404040404040404,
@@ -141,60 +141,84 @@ template <FieldKind K, typename T>
   return _mm512_load_si512(bytes);
 }
 
+// The elements that end in a block, as positions in the 128-byte window
+// prev|cur (cur at 64..127): ends[k] is element k's last byte (from the
+// terminator bitmap), starts[k] its first (`carry` for k = 0, the byte
+// after ends[k - 1] for the others).
+struct Bounds {
+  __m512i starts;
+  __m512i ends;
+};
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline Bounds FindBounds(
+    std::uint64_t ends_mask, unsigned carry) {
+  const __m512i ends = _mm512_maskz_compress_epi8(ends_mask, Iota64(64));
+  const __m512i shifted = _mm512_permutexvar_epi8(Iota64(-1), ends);
+  const __m512i starts =
+      _mm512_mask_set1_epi8(_mm512_add_epi8(shifted, _mm512_set1_epi8(1)), 1,
+                            static_cast<char>(carry));
+  return {starts, ends};
+}
+
+// Decodes elements first .. first + 7 of `b` (positions in prev|cur, each
+// at most ten bytes) into 64-bit lanes. `long_ones`: some of them are
+// longer than eight bytes (the ninth and tenth bytes are then read too;
+// kinds that keep only 32 bits never need them).
+template <FieldKind K>
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline __m512i DecodeGroup(
+    __m512i prev, __m512i cur, const Bounds& b, unsigned first,
+    bool long_ones) {
+  const __m512i select =
+      _mm512_add_epi8(Broadcast8(), _mm512_set1_epi8(static_cast<char>(first)));
+  const __m512i lane_start = _mm512_permutexvar_epi8(select, b.starts);
+  const __m512i lane_end = _mm512_permutexvar_epi8(select, b.ends);
+  const __m512i at =
+      _mm512_add_epi8(lane_start, _mm512_set1_epi64(0x0706050403020100));
+  const __mmask64 keep = _mm512_cmple_epu8_mask(at, lane_end);
+  __m512i value =
+      GatherGroups(_mm512_maskz_permutex2var_epi8(keep, prev, at, cur));
+  // Bytes 9 and 10 (the tenth: only its low bit counts).
+  if constexpr (sizeof(typename KindTraits<K>::Type) == 8 ||
+                K == FieldKind::kBool) {
+    if (long_ones) {
+      const __m512i at_high = _mm512_add_epi8(at, _mm512_set1_epi8(8));
+      const __mmask64 keep_high =
+          _mm512_cmple_epu8_mask(at_high, lane_end) & 0x0303030303030303ull;
+      const __m512i high = _mm512_and_si512(
+          _mm512_maskz_permutex2var_epi8(keep_high, prev, at_high, cur),
+          _mm512_set1_epi8(0x7F));
+      const __m512i pair =
+          _mm512_maddubs_epi16(_mm512_set1_epi16(-32767), high);
+      value = _mm512_or_si512(value, _mm512_slli_epi64(pair, 56));
+    }
+  }
+  return value;
+}
+
 // Decodes the elements that end in one 64-byte block `cur` (terminator
 // bitmap `ends_mask`), `prev` being the 64 bytes before it (zero before the
-// first block). Positions are in the 128-byte window prev|cur; *carry is the
-// start of the first element not yet decoded. Advances *dst. Returns false,
-// with *carry at its start, before an element longer than ten bytes (or
-// when the block has no terminator: the element is longer than 64 bytes).
+// first block). *carry is the window position of the first element not yet
+// decoded. Advances *dst. Returns false, with *carry at its start, before
+// an element longer than ten bytes (or when the block has no terminator:
+// the element is longer than 64 bytes).
 template <FieldKind K, typename T>
 [[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline bool DecodeBlock(
     __m512i prev, __m512i cur, std::uint64_t ends_mask, unsigned* carry,
     T** dst) {
   if (ends_mask == 0) return false;
   const auto count = static_cast<unsigned>(_mm_popcnt_u64(ends_mask));
-  // ends[k]: the window position of element k's last byte; starts[k]: its
-  // first byte (the carried start for k = 0, ends[k - 1] + 1 after).
-  const __m512i ends = _mm512_maskz_compress_epi8(ends_mask, Iota64(64));
-  const __m512i shifted = _mm512_permutexvar_epi8(Iota64(-1), ends);
-  const __m512i starts =
-      _mm512_mask_set1_epi8(_mm512_add_epi8(shifted, _mm512_set1_epi8(1)), 1,
-                            static_cast<char>(*carry));
+  const Bounds b = FindBounds(ends_mask, *carry);
   const std::uint64_t live = _bzhi_u64(~std::uint64_t{0}, count);
-  const __m512i spans = _mm512_sub_epi8(ends, starts);  // length - 1
+  const __m512i spans = _mm512_sub_epi8(b.ends, b.starts);  // length - 1
   const std::uint64_t too_long =
       _mm512_cmpgt_epu8_mask(spans, _mm512_set1_epi8(9)) & live;
   const unsigned good =
       too_long != 0 ? static_cast<unsigned>(_tzcnt_u64(too_long)) : count;
-  [[maybe_unused]] const std::uint64_t over_eight =
+  const std::uint64_t over_eight =
       _mm512_cmpgt_epu8_mask(spans, _mm512_set1_epi8(7)) & live;
-  const __m512i broadcast = Broadcast8();
-  const __m512i lane_iota = _mm512_set1_epi64(0x0706050403020100);
   T* out = *dst;
   for (unsigned first = 0; first < good; first += 8) {
-    const __m512i select =
-        _mm512_add_epi8(broadcast, _mm512_set1_epi8(static_cast<char>(first)));
-    const __m512i lane_start = _mm512_permutexvar_epi8(select, starts);
-    const __m512i lane_end = _mm512_permutexvar_epi8(select, ends);
-    const __m512i at = _mm512_add_epi8(lane_start, lane_iota);
-    const __mmask64 keep = _mm512_cmple_epu8_mask(at, lane_end);
-    __m512i value =
-        GatherGroups(_mm512_maskz_permutex2var_epi8(keep, prev, at, cur));
-    // Bytes 9 and 10 (tenth: only its low bit counts) of 64-bit kinds.
-    // int32 kinds keep the low 32 bits, which the first eight bytes hold.
-    if constexpr (sizeof(T) == 8 || K == FieldKind::kBool) {
-      if (((over_eight >> first) & 0xFF) != 0) {
-        const __m512i at_high = _mm512_add_epi8(at, _mm512_set1_epi8(8));
-        const __mmask64 keep_high =
-            _mm512_cmple_epu8_mask(at_high, lane_end) & 0x0303030303030303ull;
-        const __m512i high = _mm512_and_si512(
-            _mm512_maskz_permutex2var_epi8(keep_high, prev, at_high, cur),
-            _mm512_set1_epi8(0x7F));
-        const __m512i pair =
-            _mm512_maddubs_epi16(_mm512_set1_epi16(-32767), high);
-        value = _mm512_or_si512(value, _mm512_slli_epi64(pair, 56));
-      }
-    }
+    const __m512i value = DecodeGroup<K>(prev, cur, b, first,
+                                         ((over_eight >> first) & 0xFF) != 0);
     const unsigned lanes = good - first < 8 ? good - first : 8;
     Store<K>(out, static_cast<__mmask8>(_bzhi_u32(0xFF, lanes)), value);
     out += lanes;

@@ -1,0 +1,171 @@
+// The AVX-512 kernel for runs of unpacked records of one repeated VARINT
+// field with a one-byte tag: [tag][varint][tag][varint]... A one-byte tag
+// is itself a varint terminator, so the run is a varint stream whose odd
+// elements (counting from a value) must all be that byte: the packed
+// kernel's block machinery (varint_avx512.h) finds every element in a
+// 64-byte block, compresses the values' and the tags' positions apart,
+// checks all the block's tags at once, and decodes the values eight per
+// step.
+// It accepts a prefix of the run and leaves the rest (another field, a
+// value too long or truncated, a closed-enum value the check rejects) to
+// the scalar loop, which reports errors exactly as before.
+#ifndef FAIRWIRE_WIRE_INTERNAL_RUN_AVX512_H_
+#define FAIRWIRE_WIRE_INTERNAL_RUN_AVX512_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "fairwire/wire/internal/varint_avx512.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+// See varint_avx512.h: g++ 12 warns inside its own intrinsics.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace fairwire::wire::internal {
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+namespace avx512 {
+
+// A run check that accepts every value (kinds other than closed enums).
+// A check has a State made once per run (Start) and Accept(state, raw,
+// lanes): how many of the first `lanes` raw values (64-bit lanes, before
+// conversion) lead before the first rejected one. It works on the register:
+// reading back the values just stored (a masked store) would stall on
+// store forwarding.
+struct AcceptAll {
+  static constexpr bool kChecks = false;
+  struct State {};
+  State Start() const { return {}; }
+  [[FAIRWIRE_AVX512_TARGET]] unsigned Accept(const State&, __m512i,
+                                             unsigned lanes) const {
+    return lanes;
+  }
+};
+
+// The window position of the last byte of the element that ends at the
+// k-th (from 0) set bit of a block's terminator bitmap.
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline unsigned EndOf(
+    std::uint64_t ends_mask, unsigned k) {
+  return 64 + static_cast<unsigned>(
+                  _tzcnt_u64(_pdep_u64(std::uint64_t{1} << k, ends_mask)));
+}
+
+// The slots DecodeRun needs free at dst per block (32 records of 2 bytes).
+inline constexpr std::ptrdiff_t kRunBlockSlots = 32;
+
+// Decodes a run of records [tag_byte][varint] of kind K, *p at a value
+// (its tag already read). Accepts a record pair (a value, then the next
+// record's tag) when the value is at most ten bytes, `check` accepts it
+// (see AcceptAll) and the next tag is the one byte tag_byte with a byte after
+// it. Stops before the first pair it does not accept, or when fewer than
+// kRunBlockSlots slots are left before dst_end. Advances *p (to the value
+// of the next record) and *dst. Reads nothing outside [*p, end).
+template <FieldKind K, typename T, typename Check>
+[[FAIRWIRE_AVX512_TARGET, gnu::flatten]] void DecodeRun(const std::uint8_t** p,
+                                                        const std::uint8_t* end,
+                                                        std::uint8_t tag_byte,
+                                                        T** dst, T* dst_end,
+                                                        const Check& check) {
+  const std::uint8_t* block = *p;
+  __m512i prev = _mm512_setzero_si512();
+  // Window positions (prev|cur) of the next value's first byte, and, when
+  // that value ended in the previous block, of its last byte.
+  unsigned carry = 64;
+  bool pending = false;
+  unsigned pending_end = 0;
+  const __m512i tag = _mm512_set1_epi8(static_cast<char>(tag_byte));
+  T* out = *dst;
+  const typename Check::State check_state = check.Start();
+  while (block < end && dst_end - out >= kRunBlockSlots) {
+    const auto readable = static_cast<std::size_t>(end - block);
+    const std::uint64_t valid =
+        readable >= 64
+            ? ~std::uint64_t{0}
+            : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(readable));
+    const __m512i cur = readable >= 64 ? _mm512_loadu_si512(block)
+                                       : _mm512_maskz_loadu_epi8(valid, block);
+    const std::uint64_t ends_mask = TerminatorMask(cur) & valid;
+    const unsigned count =
+        static_cast<unsigned>(_mm_popcnt_u64(ends_mask)) + (pending ? 1 : 0);
+    const unsigned pairs = count / 2;
+    if (pairs == 0) break;
+    // Element 0 is a value; with `pending` it ended in prev.
+    Bounds all = FindBounds(ends_mask, carry);
+    if (pending) {
+      const __m512i up = Iota64(-1);
+      all.ends = _mm512_mask_set1_epi8(_mm512_permutexvar_epi8(up, all.ends), 1,
+                                       static_cast<char>(pending_end));
+      all.starts = _mm512_mask_set1_epi8(
+          _mm512_add_epi8(_mm512_permutexvar_epi8(up, all.ends),
+                          _mm512_set1_epi8(1)),
+          1, static_cast<char>(carry));
+    }
+    const std::uint64_t live = _bzhi_u64(~std::uint64_t{0}, 2 * pairs);
+    const std::uint64_t evens = 0x5555555555555555ull & live;
+    const std::uint64_t odds = 0xAAAAAAAAAAAAAAAAull & live;
+    const Bounds values = {_mm512_maskz_compress_epi8(evens, all.starts),
+                           _mm512_maskz_compress_epi8(evens, all.ends)};
+    const __m512i tag_starts = _mm512_maskz_compress_epi8(odds, all.starts);
+    const __m512i tag_ends = _mm512_maskz_compress_epi8(odds, all.ends);
+    const __m512i tag_bytes = _mm512_permutex2var_epi8(prev, tag_starts, cur);
+    // A tag needs a byte after it (the scalar loop's rule): its window
+    // position at most that of end - 2.
+    const std::size_t window_end = readable + 64;  // end's window position
+    const auto last_tag =
+        static_cast<char>(window_end - 2 < 255 ? window_end - 2 : 255);
+    const __m512i spans = _mm512_sub_epi8(values.ends, values.starts);
+    const std::uint64_t pair_ok =
+        _mm512_cmpeq_epi8_mask(tag_starts, tag_ends) &
+        _mm512_cmpeq_epi8_mask(tag_bytes, tag) &
+        _mm512_cmple_epu8_mask(tag_ends, _mm512_set1_epi8(last_tag)) &
+        _mm512_cmple_epu8_mask(spans, _mm512_set1_epi8(9));
+    const std::uint64_t pair_live = _bzhi_u64(~std::uint64_t{0}, pairs);
+    const std::uint64_t bad = ~pair_ok & pair_live;
+    unsigned good = bad != 0 ? static_cast<unsigned>(_tzcnt_u64(bad)) : pairs;
+    const std::uint64_t over_eight =
+        _mm512_cmpgt_epu8_mask(spans, _mm512_set1_epi8(7));
+    for (unsigned first = 0; first < good; first += 8) {
+      const __m512i value = DecodeGroup<K>(prev, cur, values, first,
+                                           ((over_eight >> first) & 0xFF) != 0);
+      unsigned lanes = good - first < 8 ? good - first : 8;
+      if constexpr (Check::kChecks) {
+        const unsigned accepted = check.Accept(check_state, value, lanes);
+        if (accepted != lanes) {
+          good = first + accepted;
+          lanes = accepted;
+        }
+      }
+      Store<K>(out, static_cast<__mmask8>(_bzhi_u32(0xFF, lanes)), value);
+      out += lanes;
+    }
+    const unsigned skip = pending ? 1 : 0;  // elements before ends_mask's
+    if (good != pairs) {
+      // Stop before value `good` (element 2 * good).
+      if (good != 0) carry = EndOf(ends_mask, 2 * good - 1 - skip) + 1;
+      *p = block - 64 + carry;
+      *dst = out;
+      return;
+    }
+    // The next value: element 2 * pairs, maybe already ended (odd count).
+    carry = EndOf(ends_mask, 2 * pairs - 1 - skip) + 1 - 64;
+    pending = (count & 1) != 0;
+    if (pending) pending_end = EndOf(ends_mask, 2 * pairs - skip) - 64;
+    prev = cur;
+    block += 64;
+  }
+  *p = block - 64 + carry;
+  *dst = out;
+}
+
+}  // namespace avx512
+#endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
+
+}  // namespace fairwire::wire::internal
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif  // FAIRWIRE_WIRE_INTERNAL_RUN_AVX512_H_
