@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <iterator>
+#include <list>
 #include <ranges>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +62,37 @@ TEST(Protocols, AllEmptyChildrenGiveAnEmptyRange) {
   Select<Priority, Scripted, Scripted> s(Scripted({}), Scripted({}));
   const auto protocols = s.Protocols();
   EXPECT_TRUE(protocols.begin() == protocols.end());
+}
+
+// A chain of contiguous string_view lists walks a pointer; any other list
+// (here a std::list, and std::string names) takes the general path. Both
+// must give the same names and resume the same way.
+TEST(Protocols, ContiguousAndGeneralChainsIterateAlike) {
+  const std::array<std::string_view, 2> a = {"/a/1", "/a/2"};
+  const std::vector<std::string_view> none;
+  const std::vector<std::string_view> c = {"/c/1", "/c/2", "/c/3"};
+  const ProtocolChain<std::span<const std::string_view>,
+                      std::span<const std::string_view>,
+                      std::span<const std::string_view>>
+      contiguous(a, none, c);
+  const std::list<std::string_view> a_list(a.begin(), a.end());
+  const std::list<std::string_view> none_list;
+  const std::vector<std::string> c_strings(c.begin(), c.end());
+  const ProtocolChain<std::list<std::string_view>, std::list<std::string_view>,
+                      std::vector<std::string>>
+      general(a_list, none_list, c_strings);
+  EXPECT_EQ(Collect(contiguous), kExpected);
+  EXPECT_EQ(Collect(general), kExpected);
+  auto x = std::ranges::next(contiguous.begin(), 3);
+  auto y = std::ranges::next(general.begin(), 3);
+  EXPECT_EQ(x.child(), 2u);
+  EXPECT_EQ(y.child(), 2u);
+  EXPECT_EQ(*x, "/c/2");
+  EXPECT_EQ(*y, "/c/2");
+  EXPECT_TRUE(x == std::ranges::next(contiguous.begin(), 3));
+  EXPECT_FALSE(x == contiguous.begin());
+  EXPECT_TRUE(std::ranges::next(x, 2) == contiguous.end());
+  EXPECT_TRUE(std::ranges::next(y, 2) == general.end());
 }
 
 TEST(Protocols, SelectAllConcatenatesInIndexOrder) {

@@ -6,6 +6,7 @@
 #ifndef FAIRWIRE_POLL_PROTOCOLS_H_
 #define FAIRWIRE_POLL_PROTOCOLS_H_
 
+#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <iterator>
@@ -28,6 +29,13 @@ namespace fairwire::poll {
 template <ProtocolRange... R>
 class ProtocolChain {
   static constexpr std::size_t kSize = sizeof...(R);
+  // True when every list is a contiguous range of std::string_view (a span,
+  // a vector, an array): the iterator then walks a pointer through the
+  // current list and switches on the child only when a list ends.
+  static constexpr bool kContiguous =
+      ((std::ranges::contiguous_range<const R> &&
+        std::same_as<std::ranges::range_value_t<const R>,
+                     std::string_view>)&&...);
 
  public:
   // Takes the children's ranges, in child order.
@@ -42,9 +50,13 @@ class ProtocolChain {
 
     // The current protocol name.
     std::string_view operator*() const {
-      return internal::Dispatch<kSize>(child_, [&](auto i) -> std::string_view {
-        return *std::get<i>(positions_);
-      });
+      if constexpr (kContiguous) {
+        return *cursor_.at;
+      } else {
+        return internal::Dispatch<kSize>(
+            child_,
+            [&](auto i) -> std::string_view { return *std::get<i>(cursor_); });
+      }
     }
     // The index of the child whose protocol this points at (kSize at end).
     std::size_t child() const { return child_; }
@@ -53,41 +65,76 @@ class ProtocolChain {
     friend bool operator==(const Iterator& a, const Iterator& b) {
       if (a.child_ != b.child_) return false;
       if (a.child_ == kSize) return true;
-      return internal::Dispatch<kSize>(a.child_, [&](auto i) {
-        return std::get<i>(a.positions_) == std::get<i>(b.positions_);
-      });
+      if constexpr (kContiguous) {
+        return a.cursor_.at == b.cursor_.at;
+      } else {
+        return internal::Dispatch<kSize>(a.child_, [&](auto i) {
+          return std::get<i>(a.cursor_) == std::get<i>(b.cursor_);
+        });
+      }
     }
 
    private:
     friend class ProtocolChain;
     friend class internal::ProtocolCursor<Iterator>;
-    explicit Iterator(const ProtocolChain* chain)
-        : chain_(chain), positions_(BeginsOf(chain->ranges_)) {
+
+    // Where a contiguous chain is: a pointer into the current list.
+    struct Pointer {
+      const std::string_view* at = nullptr;
+      const std::string_view* end = nullptr;
+    };
+    // Where a general chain is: one position per list.
+    using Positions = std::tuple<std::ranges::iterator_t<const R>...>;
+
+    explicit Iterator(const ProtocolChain* chain) : chain_(chain) {
+      if constexpr (kContiguous) {
+        Enter();
+      } else {
+        cursor_ = std::apply(
+            [](const auto&... r) {
+              return Positions(std::ranges::begin(r)...);
+            },
+            chain->ranges_);
+      }
       SkipExhausted();
     }
-    static auto BeginsOf(const std::tuple<R...>& ranges) {
-      return std::apply(
-          [](const auto&... r) { return std::tuple(std::ranges::begin(r)...); },
-          ranges);
-    }
-    bool AtEnd() const { return child_ == kSize; }
-    bool Exhausted(std::size_t c) const {
-      return internal::Dispatch<kSize>(c, [&](auto i) {
-        return std::get<i>(positions_) ==
-               std::ranges::end(std::get<i>(chain_->ranges_));
+    // Points the contiguous cursor at the start of list child_.
+    void Enter() {
+      internal::Dispatch<kSize>(child_, [&](auto i) {
+        const auto& list = std::get<i>(chain_->ranges_);
+        cursor_.at = std::ranges::data(list);
+        cursor_.end = cursor_.at + std::ranges::size(list);
       });
     }
+    bool AtEnd() const { return child_ == kSize; }
     void StepInList() {
-      internal::Dispatch<kSize>(child_,
-                                [&](auto i) { ++std::get<i>(positions_); });
+      if constexpr (kContiguous) {
+        ++cursor_.at;
+      } else {
+        internal::Dispatch<kSize>(child_,
+                                  [&](auto i) { ++std::get<i>(cursor_); });
+      }
     }
     void SkipExhausted() {
-      while (child_ < kSize && Exhausted(child_)) ++child_;
+      if constexpr (kContiguous) {
+        while (cursor_.at == cursor_.end) {
+          if (++child_ == kSize) return;
+          Enter();
+        }
+      } else {
+        while (child_ < kSize && Exhausted(child_)) ++child_;
+      }
+    }
+    bool Exhausted(std::size_t c) const {
+      return internal::Dispatch<kSize>(c, [&](auto i) {
+        return std::get<i>(cursor_) ==
+               std::ranges::end(std::get<i>(chain_->ranges_));
+      });
     }
 
     const ProtocolChain* chain_ = nullptr;
     std::size_t child_ = 0;
-    std::tuple<std::ranges::iterator_t<const R>...> positions_{};
+    std::conditional_t<kContiguous, Pointer, Positions> cursor_{};
   };
 
   // The first name (or the end when every list is empty).
