@@ -120,18 +120,26 @@ void PollModel::AfterReady(std::size_t j) {
 
 ModelCall PollModel::Call() {
   ModelCall call;
+  const ModelResult r = CallInto(call.polled);
+  call.result = r.result;
+  call.tag = r.tag;
+  call.event = r.event;
+  return call;
+}
+
+ModelResult PollModel::CallInto(std::vector<std::size_t>& polled) {
+  ModelResult call;
   const std::size_t n = children_.size();
   if (live() == 0) {
     call.result = CallResult::kDone;
     return call;
   }
   const std::size_t start = StartOfCall();
-  call.polled.reserve(n);
   for (std::size_t step = 0; step < n; ++step) {
     const std::size_t i = (start + step) % n;
     Child& c = children_[i];
     if (c.done) continue;
-    call.polled.push_back(i);
+    polled.push_back(i);
     const Outcome o = Take(c);
     if (o.kind == OutcomeKind::kReady) {
       AfterReady(i);

@@ -25,6 +25,13 @@ struct ModelCall {
   std::uint8_t event = 0;  // kReady: the event
 };
 
+// A call's result without the children it polled (PollModel::CallInto).
+struct ModelResult {
+  CallResult result = CallResult::kPending;
+  std::size_t tag = 0;     // kReady: the child's index
+  std::uint8_t event = 0;  // kReady: the event
+};
+
 // See the file comment.
 class PollModel {
  public:
@@ -35,6 +42,9 @@ class PollModel {
 
   // One call of the composite: the children polled and the result.
   ModelCall Call();
+  // The same call, appending the children polled to `polled` (a table
+  // shared by many calls, so no allocation per call).
+  ModelResult CallInto(std::vector<std::size_t>& polled);
 
   // A new child at the end (SelectAll::Add).
   void Add(const ChildScript& child);

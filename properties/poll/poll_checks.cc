@@ -32,7 +32,7 @@ using internal::Fail;
 using internal::HasThrow;
 using Violation = std::optional<std::string>;
 
-std::string List(const std::vector<std::size_t>& items) {
+std::string List(std::span<const std::size_t> items) {
   std::string out = "[";
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i > 0) out += ' ';
@@ -41,7 +41,7 @@ std::string List(const std::vector<std::size_t>& items) {
   return out + "]";
 }
 
-std::vector<std::size_t> Children(const std::vector<PollRecord>& polls) {
+std::vector<std::size_t> Children(std::span<const PollRecord> polls) {
   std::vector<std::size_t> out;
   for (const PollRecord& r : polls) out.push_back(r.child);
   return out;
@@ -68,7 +68,7 @@ bool IsPendingKind(OutcomeKind k) {
 
 // Whether some child id appears twice in `polls` (ids of n children are
 // below n; any other id is compared by the slow path).
-bool PolledTwice(const std::vector<PollRecord>& polls, std::size_t n,
+bool PolledTwice(std::span<const PollRecord> polls, std::size_t n,
                  std::vector<std::size_t>& stamp, std::size_t mark) {
   for (const PollRecord& r : polls) {
     if (r.child >= n) {
@@ -87,9 +87,9 @@ Violation AtMostOnce(const PollScript& s, const Observation& o) {
   // stamp[i] == t + 1: child i was polled in call t (no per-call vector).
   std::vector<std::size_t> stamp(n, 0);
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
-    if (PolledTwice(o.calls[t].polls, n, stamp, t + 1)) {
+    if (PolledTwice(o.PollsOf(t), n, stamp, t + 1)) {
       return Fail(PollProperty::kAtMostOnce, o, t,
-                  "polled " + List(Children(o.calls[t].polls)));
+                  "polled " + List(Children(o.PollsOf(t))));
     }
   }
   return std::nullopt;
@@ -99,31 +99,32 @@ Violation Provenance(const Observation& o) {
   const PollProperty p = PollProperty::kProvenance;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
-    for (std::size_t k = 0; k + 1 < c.polls.size(); ++k) {
-      if (c.polls[k].returned == OutcomeKind::kReady) {
+    const std::span<const PollRecord> polls = o.PollsOf(t);
+    for (std::size_t k = 0; k + 1 < polls.size(); ++k) {
+      if (polls[k].returned == OutcomeKind::kReady) {
         return Fail(p, o, t,
-                    "child " + std::to_string(c.polls[k].child) +
+                    "child " + std::to_string(polls[k].child) +
                         " was Ready but the call went on to poll " +
-                        List(Children(c.polls)));
+                        List(Children(polls)));
       }
     }
     const bool last_ready =
-        !c.polls.empty() && c.polls.back().returned == OutcomeKind::kReady;
+        !polls.empty() && polls.back().returned == OutcomeKind::kReady;
     if (c.result != CallResult::kReady) {
       if (last_ready) {
         return Fail(p, o, t,
-                    "child " + std::to_string(c.polls.back().child) +
+                    "child " + std::to_string(polls.back().child) +
                         " was Ready but the call returned " +
                         ResultText(c.result, c.tag, c.event));
       }
       continue;
     }
-    if (!last_ready || c.polls.back().child != c.tag ||
-        c.polls.back().event != c.event) {
+    if (!last_ready || polls.back().child != c.tag ||
+        polls.back().event != c.event) {
       return Fail(p, o, t,
                   "returned " + ResultText(c.result, c.tag, c.event) +
-                      " but the last child polled of " +
-                      List(Children(c.polls)) + " was not Ready with it");
+                      " but the last child polled of " + List(Children(polls)) +
+                      " was not Ready with it");
     }
   }
   return std::nullopt;
@@ -132,37 +133,46 @@ Violation Provenance(const Observation& o) {
 Violation PendingCompleteness(const PollScript& s, const Observation& o) {
   const std::size_t n = s.children.size();
   std::vector<std::uint8_t> done(n, 0);
+  std::size_t live = n;
   // polled[i] == t + 1: child i was polled in call t.
   std::vector<std::size_t> polled(n, 0);
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
+    const std::span<const PollRecord> polls = o.PollsOf(t);
     bool all_pending_or_done = true;
     bool some_pending = false;
-    for (const PollRecord& r : c.polls) {
-      if (r.child < n) polled[r.child] = t + 1;
+    // Distinct live children polled in this call: every live child was
+    // polled iff there are `live` of them (no pass over all n children).
+    std::size_t live_polled = 0;
+    for (const PollRecord& r : polls) {
+      if (r.child < n && polled[r.child] != t + 1) {
+        polled[r.child] = t + 1;
+        if (done[r.child] == 0) ++live_polled;
+      }
       if (IsPendingKind(r.returned)) {
         some_pending = true;
       } else if (r.returned != OutcomeKind::kDone) {
         all_pending_or_done = false;
       }
     }
-    bool every_live_polled = true;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (done[i] == 0 && polled[i] != t + 1) every_live_polled = false;
-    }
+    const bool every_live_polled = live_polled == live;
     const bool should_pend =
         every_live_polled && all_pending_or_done && some_pending;
     if (c.result != CallResult::kThrew &&
         (c.result == CallResult::kPending) != should_pend) {
       return Fail(PollProperty::kPendingCompleteness, o, t,
                   "returned " + ResultText(c.result, c.tag, c.event) +
-                      " after polling " + List(Children(c.polls)) +
+                      " after polling " + List(Children(polls)) +
                       (should_pend ? " (every live child was Pending)"
                                    : " (not every live child was polled "
                                      "and Pending)"));
     }
-    for (const PollRecord& r : c.polls) {
-      if (r.returned == OutcomeKind::kDone && r.child < n) done[r.child] = 1;
+    for (const PollRecord& r : polls) {
+      if (r.returned == OutcomeKind::kDone && r.child < n &&
+          done[r.child] == 0) {
+        done[r.child] = 1;
+        --live;
+      }
     }
   }
   return std::nullopt;
@@ -172,8 +182,9 @@ Violation WakeRegistration(const Observation& o) {
   const PollProperty p = PollProperty::kWakeRegistration;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
+    const std::span<const PollRecord> polls = o.PollsOf(t);
     std::uint64_t self_wakes = 0;
-    for (const PollRecord& r : c.polls) {
+    for (const PollRecord& r : polls) {
       if (!(r.waker == c.waker)) {
         return Fail(p, o, t,
                     "child " + std::to_string(r.child) +
@@ -243,7 +254,8 @@ Violation NoLoss(const PollScript& s, const ModelRun& m, const Observation& o) {
   predicted.reserve(o.calls.size());
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
-    for (const PollRecord& r : c.polls) {
+    const std::span<const PollRecord> polls = o.PollsOf(t);
+    for (const PollRecord& r : polls) {
       if (r.returned == OutcomeKind::kReady && r.child < n) {
         emitted.push_back({r.child, r.event});
       }
@@ -278,9 +290,11 @@ Violation NoLoss(const PollScript& s, const ModelRun& m, const Observation& o) {
 Violation CursorExactness(const ModelRun& m, const Observation& o) {
   for (std::size_t t = 0; t < o.calls.size() && t < m.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
-    const ModelCall& want = m.calls[t];
+    const std::span<const PollRecord> polls = o.PollsOf(t);
+    const ModelResult& want = m.calls[t];
+    const std::span<const std::size_t> want_polled = m.PolledOf(t);
     const bool same_polled = std::equal(
-        c.polls.begin(), c.polls.end(), want.polled.begin(), want.polled.end(),
+        polls.begin(), polls.end(), want_polled.begin(), want_polled.end(),
         [](const PollRecord& r, std::size_t child) {
           return r.child == child;
         });
@@ -289,9 +303,9 @@ Violation CursorExactness(const ModelRun& m, const Observation& o) {
                               (c.tag == want.tag && c.event == want.event));
     if (!same_polled || !same_result) {
       return Fail(PollProperty::kCursorExactness, o, t,
-                  "polled " + List(Children(c.polls)) + " -> " +
+                  "polled " + List(Children(polls)) + " -> " +
                       ResultText(c.result, c.tag, c.event) +
-                      ", the model polls " + List(want.polled) + " -> " +
+                      ", the model polls " + List(want_polled) + " -> " +
                       ResultText(want.result, want.tag, want.event));
     }
   }
@@ -305,7 +319,8 @@ Violation Termination(const PollScript& s, const Observation& o) {
   std::size_t done_count = 0;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
-    for (const PollRecord& r : c.polls) {
+    const std::span<const PollRecord> polls = o.PollsOf(t);
+    for (const PollRecord& r : polls) {
       if (r.child >= n) continue;
       if (done[r.child] != 0) {
         return Fail(p, o, t,
@@ -336,23 +351,30 @@ Violation Termination(const PollScript& s, const Observation& o) {
 }
 
 Violation ProtocolIteration(const PollScript& s, const Observation& o) {
-  const std::string name(PropertyName(PollProperty::kProtocolIteration));
-  std::vector<std::string_view> want;
+  const std::string_view name = PropertyName(PollProperty::kProtocolIteration);
+  // The children's lists, concatenated, compared in place (no vector).
+  std::size_t want_size = 0;
+  bool same = true;
   for (const ChildScript& c : s.children) {
-    for (std::uint8_t id : c.protocols) want.push_back(ProtocolName(id));
+    for (std::uint8_t id : c.protocols) {
+      same = same && want_size < o.protocols.size() &&
+             o.protocols[want_size] == ProtocolName(id);
+      ++want_size;
+    }
   }
-  if (o.protocols != want) {
-    return name + ": " + o.composite + " yields " +
+  if (!same || o.protocols.size() != want_size) {
+    return std::string(name) + ": " + o.composite + " yields " +
            std::to_string(o.protocols.size()) + " protocols, the children " +
-           "list " + std::to_string(want.size()) + " (or in another order)";
+           "list " + std::to_string(want_size) + " (or in another order)";
   }
-  if (o.protocol_steps != want.size()) {
-    return name + ": " + o.composite + " stepped the children's lists " +
-           std::to_string(o.protocol_steps) + " times for " +
-           std::to_string(want.size()) + " protocols (re-walked a child)";
+  if (o.protocol_steps != want_size) {
+    return std::string(name) + ": " + o.composite +
+           " stepped the children's lists " + std::to_string(o.protocol_steps) +
+           " times for " + std::to_string(want_size) +
+           " protocols (re-walked a child)";
   }
   if (o.protocol_resume_failure >= 0) {
-    return name + ": " + o.composite + " iterator copied after " +
+    return std::string(name) + ": " + o.composite + " iterator copied after " +
            std::to_string(o.protocol_resume_failure) +
            " steps did not resume with the rest";
   }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,11 +50,14 @@ std::string_view PropertyName(PollProperty property);
 
 // The model's run of a script: its prediction per call, and before each
 // call which children were ready (live, next outcome Ready) and how many
-// were live. One flat table, not a vector per call: the fuzz target builds
+// were live. Flat tables, not a vector per call: the fuzz target builds
 // seven of these per input.
 struct ModelRun {
   std::size_t children = 0;  // the script's child count
-  std::vector<ModelCall> calls;
+  std::vector<ModelResult> calls;
+  // The children call t polls: polled[polled_begin[t], polled_begin[t + 1]).
+  std::vector<std::size_t> polled;
+  std::vector<std::size_t> polled_begin;
   // ready_before[t * children + i]: child i was ready before call t.
   std::vector<std::uint8_t> ready_before;
   std::vector<std::size_t> live_before;
@@ -61,6 +65,11 @@ struct ModelRun {
   // Whether child i was ready before call t (t < calls.size()).
   bool ReadyBefore(std::size_t t, std::size_t i) const {
     return ready_before[t * children + i] != 0;
+  }
+  // The children call t polls, in order (t < calls.size()).
+  std::span<const std::size_t> PolledOf(std::size_t t) const {
+    return std::span<const std::size_t>(polled).subspan(
+        polled_begin[t], polled_begin[t + 1] - polled_begin[t]);
   }
 };
 

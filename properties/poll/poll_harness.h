@@ -109,27 +109,42 @@ class ScriptedChild {
   // The event: the scripted event id.
   using Event = std::uint8_t;
 
-  // Child `id` playing `script`, recording into `recorder` (which must
-  // outlive it).
+  // Child `id` playing its own copy of `script`, recording into `recorder`
+  // (which must outlive it).
   ScriptedChild(std::size_t id, ChildScript script, Recorder* recorder)
-      : id_(id), script_(std::move(script)), recorder_(recorder) {}
+      : id_(id), own_(std::move(script)), recorder_(recorder) {}
+  // Child `id` playing `*script` without copying it (the harness's runs:
+  // no allocation per child); `script` and `recorder` must outlive it.
+  ScriptedChild(std::size_t id, const ChildScript* script, Recorder* recorder)
+      : id_(id), borrowed_(script), recorder_(recorder) {}
 
   // Records the poll, then plays the next outcome.
   ::fairwire::poll::Poll<Event> Poll(Context& cx);
 
   // The script's protocols, through a counting iterator.
   CountingProtocols Protocols() const {
-    return CountingProtocols(&script_.protocols, recorder_);
+    return CountingProtocols(&script().protocols, recorder_);
   }
   // Appends an outcome to the script (the model-based test's "child gets
-  // events" and "child finishes").
-  void Append(Outcome outcome) { script_.outcomes.push_back(outcome); }
+  // events" and "child finishes"); a borrowed script is copied first.
+  void Append(Outcome outcome) {
+    if (borrowed_ != nullptr) {
+      own_ = *borrowed_;
+      borrowed_ = nullptr;
+    }
+    own_.outcomes.push_back(outcome);
+  }
   // The child's id.
   std::size_t id() const { return id_; }
 
  private:
+  const ChildScript& script() const {
+    return borrowed_ != nullptr ? *borrowed_ : own_;
+  }
+
   std::size_t id_;
-  ChildScript script_;
+  const ChildScript* borrowed_ = nullptr;  // when set, played instead of own_
+  ChildScript own_;
   std::size_t next_ = 0;
   Recorder* recorder_;
 };
@@ -161,7 +176,9 @@ class ScriptedRng {
 
 // What one call did.
 struct ObservedCall {
-  std::vector<PollRecord> polls;
+  // This call's polls: Observation::polls[first_poll, first_poll + poll_count).
+  std::size_t first_poll = 0;
+  std::size_t poll_count = 0;
   CallResult result = CallResult::kPending;
   std::size_t tag = 0;
   std::uint8_t event = 0;
@@ -181,12 +198,20 @@ struct ObservedCall {
 struct Observation {
   std::string composite;  // "Select<Sticky>", "SelectAll<Sticky>", "Nested"
   std::vector<ObservedCall> calls;
+  // Every call's polls, in order, in one flat table (no vector per call).
+  std::vector<PollRecord> polls;
   // Protocol iteration: the full walk, the iterator steps the children saw
   // during it, and the first split point at which a copied iterator did not
   // resume with the rest of the walk (or none).
   std::vector<std::string_view> protocols;
   std::size_t protocol_steps = 0;
   std::ptrdiff_t protocol_resume_failure = -1;
+
+  // The polls of call t, in order.
+  std::span<const PollRecord> PollsOf(std::size_t t) const {
+    return std::span<const PollRecord>(polls).subspan(calls[t].first_poll,
+                                                      calls[t].poll_count);
+  }
 };
 
 // The event and child index of a Ready result; one overload per composite.
@@ -244,13 +269,15 @@ Observation Drive(const PollScript& script, Composite& composite,
   std::vector<bool> done(n, false);
   std::vector<std::size_t> last_call(n, 0);
   recorder.latest_waker.assign(n, Waker());
-  recorder.polls.reserve(n);
+  // The children append every call's polls here; out.polls takes them.
+  recorder.polls.clear();
+  recorder.polls.reserve(std::size_t{script.calls} * n);
   out.calls.reserve(script.calls);
   for (std::size_t t = 0; t < script.calls; ++t) {
     ObservedCall call;
     call.waker = counters[t].waker();
     Context cx(call.waker);
-    recorder.polls.clear();
+    call.first_poll = recorder.polls.size();
     try {
       auto result = composite.Poll(cx);
       if (result.IsReady()) {
@@ -266,9 +293,10 @@ Observation Drive(const PollScript& script, Composite& composite,
       call.result = CallResult::kThrew;
     }
     call.wakes_during_call = counters[t].count();
-    call.polls = recorder.polls;
+    call.poll_count = recorder.polls.size() - call.first_poll;
     call.composite_done = composite.IsDone();
-    for (const PollRecord& r : call.polls) {
+    for (std::size_t k = call.first_poll; k < recorder.polls.size(); ++k) {
+      const PollRecord& r = recorder.polls[k];
       if (r.child < n) {
         last_call[r.child] = t;
         if (r.returned == OutcomeKind::kDone) done[r.child] = true;
@@ -298,6 +326,8 @@ Observation Drive(const PollScript& script, Composite& composite,
     }
     out.calls.push_back(std::move(call));
   }
+  out.polls = std::move(recorder.polls);
+  recorder.polls.clear();
   internal::ObserveProtocols(composite.Protocols(), recorder, out);
   return out;
 }

@@ -10,6 +10,8 @@ ModelRun RunModel(const PollScript& script, PolicyKind policy) {
   const std::size_t n = model.size();
   run.children = n;
   run.calls.reserve(script.calls);
+  run.polled.reserve(std::size_t{script.calls} * n);
+  run.polled_begin.reserve(std::size_t{script.calls} + 1);
   run.live_before.reserve(script.calls);
   run.ready_before.resize(std::size_t{script.calls} * n);
   for (std::size_t t = 0; t < script.calls; ++t) {
@@ -17,8 +19,10 @@ ModelRun RunModel(const PollScript& script, PolicyKind policy) {
       run.ready_before[t * n + i] = model.IsReady(i) ? 1 : 0;
     }
     run.live_before.push_back(model.live());
-    run.calls.push_back(model.Call());
+    run.polled_begin.push_back(run.polled.size());
+    run.calls.push_back(model.CallInto(run.polled));
   }
+  run.polled_begin.push_back(run.polled.size());
   return run;
 }
 

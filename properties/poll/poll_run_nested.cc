@@ -12,7 +12,7 @@ template <std::size_t N>
 struct NestedChain {
   using Type = Nested<ScriptedChild, typename NestedChain<N - 1>::Type>;
   static Type Make(const PollScript& s, Recorder& recorder, std::size_t id) {
-    return Type(ScriptedChild(id, s.children[id], &recorder),
+    return Type(ScriptedChild(id, &s.children[id], &recorder),
                 NestedChain<N - 1>::Make(s, recorder, id + 1));
   }
 };

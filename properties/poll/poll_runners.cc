@@ -6,9 +6,10 @@ namespace fairwire::poll {
 ::fairwire::poll::Poll<ScriptedChild::Event> ScriptedChild::Poll(Context& cx) {
   using Result = ::fairwire::poll::Poll<Event>;
   Outcome outcome{OutcomeKind::kPending, 0};
-  if (next_ < script_.outcomes.size()) {
-    outcome = script_.outcomes[next_++];
-    if (script_.loop && next_ == script_.outcomes.size()) next_ = 0;
+  const ChildScript& script = this->script();
+  if (next_ < script.outcomes.size()) {
+    outcome = script.outcomes[next_++];
+    if (script.loop && next_ == script.outcomes.size()) next_ = 0;
   }
   recorder_->polls.push_back(
       PollRecord{id_, cx.waker(), outcome.kind, outcome.event});

@@ -35,7 +35,7 @@ Observation RunSelectOf(const PollScript& s, P policy, const std::string& name,
                         std::index_sequence<I...>) {
   Recorder recorder;
   Select<P, ScriptedChildAt<I>...> select(
-      std::move(policy), ScriptedChild(I, s.children[I], &recorder)...);
+      std::move(policy), ScriptedChild(I, &s.children[I], &recorder)...);
   return Drive(s, select, recorder, name, [](const auto& event) {
     return TagAndEvent{event.index(),
                        std::visit([](std::uint8_t e) { return e; }, event)};
@@ -60,7 +60,7 @@ Observation RunSelectAll(const PollScript& s, MakePolicy make_policy,
   Recorder recorder;
   SelectAll<P, ScriptedChild> all(make_policy());
   for (std::size_t i = 0; i < s.children.size(); ++i) {
-    all.Add(ScriptedChild(i, s.children[i], &recorder));
+    all.Add(ScriptedChild(i, &s.children[i], &recorder));
   }
   return Drive(s, all, recorder, name, [](const auto& event) {
     return TagAndEvent{event.index, event.event};

@@ -17,10 +17,10 @@ using Violation = std::optional<std::string>;
 // bound(live children before t) calls, for windows inside the run. One
 // backward pass keeps, per child, the first call >= t that served it; the
 // violation reported is the one of the earliest call (then lowest child).
-template <class Bound>
+// `rule()` names the bound in the message (built only for a violation).
+template <class Bound, class Rule>
 Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
-                       const Observation& o, Bound bound,
-                       const std::string& rule) {
+                       const Observation& o, Bound bound, Rule rule) {
   const std::size_t n = s.children.size();
   const std::size_t calls = o.calls.size();
   const std::size_t checked = std::min(calls, m.live_before.size());
@@ -49,7 +49,7 @@ Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
   return Fail(p, o, bad_call,
               "child " + std::to_string(bad_child) +
                   " was ready but not served within " +
-                  std::to_string(bad_bound) + " calls (" + rule + ", " +
+                  std::to_string(bad_bound) + " calls (" + rule() + ", " +
                   std::to_string(m.live_before[bad_call]) + " live children)");
 }
 
@@ -100,7 +100,7 @@ std::optional<std::string> CheckServedWithin(PollProperty property,
     return ServedWithin(
         property, s, m, o,
         [policy](std::size_t n) { return *WaitingBound(policy, n); },
-        std::string(PolicyName(policy)) + "'s bound");
+        [policy] { return std::string(PolicyName(policy)) + "'s bound"; });
   }
   if (policy != PolicyKind::kSticky && !WaitingBound(policy, 1)) {
     return std::nullopt;
@@ -111,7 +111,7 @@ std::optional<std::string> CheckServedWithin(PollProperty property,
   return ServedWithin(
       property, s, m, o,
       [b](std::size_t n) { return (n == 0 ? 0 : n - 1) * b + 1; },
-      "bursts of at most " + std::to_string(b) + ", (N-1)*B+1");
+      [b] { return "bursts of at most " + std::to_string(b) + ", (N-1)*B+1"; });
 }
 
 }  // namespace internal
@@ -124,7 +124,8 @@ std::optional<std::string> FindStarvation(const PollScript& script,
   const ModelRun model = RunModel(script, policy);
   return ServedWithin(
       PollProperty::kBoundedWaiting, script, model, observed,
-      [](std::size_t n) { return n; }, "RoundRobin's bound demanded");
+      [](std::size_t n) { return n; },
+      [] { return std::string("RoundRobin's bound demanded"); });
 }
 
 }  // namespace fairwire::poll
