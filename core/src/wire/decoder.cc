@@ -6,7 +6,7 @@
 
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/parse.h"
-#include "fairwire/wire/internal/run_avx512.h"
+#include "fairwire/wire/internal/varint_run.h"
 
 namespace fairwire::wire {
 namespace {
@@ -111,103 +111,43 @@ const std::uint8_t* ParsePackedClosedEnum(
 }
 
 // A run of unpacked records of a repeated VARINT-kind field whose tag is the
-// one byte `tag_byte`, p at the first value. Values are stored through a raw
-// pointer into a window of `out` that grows geometrically within the run
-// (so at most twice the run plus 8 elements are zero-filled), trimmed on the
-// way out. Returns past the run, or nullptr on error.
+// one byte `tag_byte`, p at the first value (internal::ParseVarintRun).
+// Closed-enum values outside the enum go to the unknown fields.
 template <FieldKind K>
 [[gnu::noinline]] const std::uint8_t* ParseVarintRun(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
     std::uint8_t tag_byte, const FieldDef& field,
     std::vector<typename KindTraits<K>::Type>& out, Message& msg) {
-  using Traits = KindTraits<K>;
-  using T = typename Traits::Type;
-  [[maybe_unused]] bool closed = false;
-  [[maybe_unused]] std::int32_t enum_base = 0;
-  [[maybe_unused]] const std::uint64_t* enum_bits = nullptr;
-  [[maybe_unused]] std::uint64_t enum_span = 0;
-  [[maybe_unused]] bool enum_outliers = false;
   if constexpr (K == FieldKind::kEnum) {
     const Schema& schema = msg.schema();
     if (schema.enums()[static_cast<std::size_t>(field.enum_index)].closed) {
+      // The bitmap in locals (the stores into `out` could alias it).
       const internal::EnumBitmap& bitmap = schema.enum_bitmap(field.enum_index);
-      closed = true;
-      enum_base = bitmap.base;
-      enum_bits = bitmap.bits.data();
-      enum_span = bitmap.bits.size() * 64;
-      enum_outliers = bitmap.outliers;
-    }
-  }
-  std::size_t chunk = 8;
-  std::size_t used = out.size();
-  out.resize(used + chunk);
-  T* dst = out.data() + used;
-  T* dst_end = out.data() + out.size();
-  const auto grow = [&] {
-    used = static_cast<std::size_t>(dst - out.data());
-    chunk *= 2;
-    out.resize(used + chunk);
-    dst = out.data() + used;
-    dst_end = out.data() + out.size();
-  };
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-  // The AVX-512 kernel takes the run while it is regular (and, for a closed
-  // enum, while its values are known); this loop does the rest.
-  const bool vector_run =
-      internal::BestVarintKernel() == internal::VarintKernel::kAvx512 &&
-      (!closed ||
-       internal::FitsEnumAvx512(msg.schema().enum_bitmap(field.enum_index)));
-  [[maybe_unused]] const internal::EnumRunCheckAvx512 enum_check{
-      closed ? &msg.schema().enum_bitmap(field.enum_index) : nullptr};
-#endif
-  const std::uint8_t* result;
-  for (;;) {
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    if (vector_run && end - p >= 64) {
-      while (dst_end - dst < internal::avx512::kRunBlockSlots) grow();
-      bool checked = false;
-      if constexpr (K == FieldKind::kEnum) {
-        if (closed) {
-          internal::avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end,
-                                         enum_check);
-          checked = true;
-        }
-      }
-      if (!checked) {
-        internal::avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end,
-                                       internal::avx512::AcceptAll{});
-      }
-    }
-#endif
-    std::uint64_t raw;
-    p = internal::ReadRaw<WireType::kVarint>(ctx, p, end, &raw);
-    if (p == nullptr) {
-      result = nullptr;
-      break;
-    }
-    const T value = Traits::Convert(raw);
-    bool known = true;
-    if constexpr (K == FieldKind::kEnum) {
-      if (closed && !InEnum(enum_base, enum_bits, enum_span, enum_outliers, msg,
-                            field, value)) {
+      const std::int32_t base = bitmap.base;
+      const std::uint64_t* const bits = bitmap.bits.data();
+      const std::uint64_t span = bitmap.bits.size() * 64;
+      const bool outliers = bitmap.outliers;
+      const auto keep = [&](std::int32_t value) {
+        if (InEnum(base, bits, span, outliers, msg, field, value)) return true;
         AppendUnknownEnum(field, value, msg);
-        known = false;
-      }
+        return false;
+      };
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+      const internal::EnumRunCheckAvx512 check{&bitmap};
+      return internal::ParseVarintRun<K>(
+          ctx, p, end, tag_byte, out, keep,
+          internal::FitsEnumAvx512(bitmap) ? &check : nullptr);
+#else
+      return internal::ParseVarintRun<K>(
+          ctx, p, end, tag_byte, out, keep,
+          static_cast<const internal::AcceptAllRunCheck*>(nullptr));
+#endif
     }
-    if (known) {
-      if (dst == dst_end) [[unlikely]] {
-        grow();
-      }
-      *dst++ = value;
-    }
-    if (end - p < 2 || *p != tag_byte) {
-      result = p;
-      break;
-    }
-    ++p;
   }
-  out.resize(static_cast<std::size_t>(dst - out.data()));
-  return result;
+  static constexpr internal::AcceptAllRunCheck kAcceptAll{};
+  return internal::ParseVarintRun<K>(
+      ctx, p, end, tag_byte, out,
+      [](typename KindTraits<K>::Type) { return true; }, &kAcceptAll);
 }
 
 // A field of packable kind K: its natural wire type, packed, or unknown.
@@ -326,6 +266,7 @@ const std::uint8_t* ParseLenField(ParseContext& ctx,
                                &msg.mutable_unknown_fields());
   }
   const std::uint8_t* payload_end;
+  const std::uint8_t* const length_at = p;
   p = internal::ReadLenRecord(ctx, p, end, &payload_end);
   if (p == nullptr) return nullptr;
   if (field.kind == FieldKind::kMessage) {
@@ -340,19 +281,27 @@ const std::uint8_t* ParseLenField(ParseContext& ctx,
     ++ctx.depth;
     return p;
   }
-  if (field.validate_utf8 &&
-      !internal::IsValidUtf8(p, static_cast<std::size_t>(payload_end - p))) {
-    return ctx.Fail(DecodeError::kInvalidUtf8, p);
-  }
   auto& out = *std::get_if<std::vector<std::string>>(&values);
-  std::string_view text(reinterpret_cast<const char*>(p),
-                        static_cast<std::size_t>(payload_end - p));
-  if (field.repeated) {
+  // A run of records of this field with the same tag bytes stays here
+  // (no record dispatch or field lookup per string).
+  const auto tag_length = static_cast<std::size_t>(length_at - tag_start);
+  for (;;) {
+    const auto size = static_cast<std::size_t>(payload_end - p);
+    if (field.validate_utf8 && !internal::IsValidUtf8(p, size)) {
+      return ctx.Fail(DecodeError::kInvalidUtf8, p);
+    }
+    const std::string_view text(reinterpret_cast<const char*>(p), size);
+    if (!field.repeated) {
+      SetSingularString(field, text, out, msg);
+      return payload_end;
+    }
     out.emplace_back(text);
-  } else {
-    SetSingularString(field, text, out, msg);
+    p = payload_end;
+    if (!internal::NextRecordHasTag(p, end, tag_start, tag_length)) return p;
+    tag_start = p;
+    p = internal::ReadLenRecord(ctx, p + tag_length, end, &payload_end);
+    if (p == nullptr) return nullptr;
   }
-  return payload_end;
 }
 
 const std::uint8_t* ParseKnownField(ParseContext& ctx,

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "fairwire/wire/internal/parse.h"
+#include "fairwire/wire/internal/varint_run.h"
 
 namespace fairwire::wire {
 
@@ -186,6 +187,57 @@ const std::uint8_t* ParseBound(ParseContext& ctx, const std::uint8_t* p,
                                const std::uint8_t* end,
                                const Binding<S, F...>& binding, S& out);
 
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+// The run kernel's check for a closed enum bound with IsValid: the values
+// leave the register through an aligned (forwardable) store.
+template <bool (*IsValid)(std::int32_t)>
+struct PredicateRunCheck {
+  static constexpr bool kChecks = true;
+  struct State {};
+  State Start() const { return {}; }
+  [[FAIRWIRE_AVX512_TARGET]] unsigned Accept(const State&, __m512i raw,
+                                             unsigned lanes) const {
+    alignas(64) std::int64_t values[8];
+    _mm512_store_si512(values, raw);
+    for (unsigned i = 0; i < lanes; ++i) {
+      if (!IsValid(static_cast<std::int32_t>(values[i]))) return i;
+    }
+    return lanes;
+  }
+};
+#endif
+
+// A run of unpacked records of repeated varint field N (kind K) with the
+// one-byte tag `tag_byte`, p at the first value, into `member`.
+template <std::uint32_t N, FieldKind K, bool (*IsValid)(std::int32_t)>
+const std::uint8_t* ParseBoundRun(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& member,
+    std::string* unknown) {
+  if constexpr (IsValid != nullptr) {
+    const auto keep = [unknown](std::int32_t value) {
+      if (IsValid(value)) return true;
+      if (unknown != nullptr) {
+        AppendVarintRecord(N, static_cast<std::uint64_t>(std::int64_t{value}),
+                           unknown);
+      }
+      return false;
+    };
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+    static constexpr PredicateRunCheck<IsValid> kCheck{};
+    return ParseVarintRun<K>(ctx, p, end, tag_byte, member, keep, &kCheck);
+#else
+    return ParseVarintRun<K>(ctx, p, end, tag_byte, member, keep,
+                             static_cast<const AcceptAllRunCheck*>(nullptr));
+#endif
+  } else {
+    static constexpr AcceptAllRunCheck kAcceptAll{};
+    return ParseVarintRun<K>(
+        ctx, p, end, tag_byte, member,
+        [](typename KindTraits<K>::Type) { return true; }, &kAcceptAll);
+  }
+}
+
 template <std::uint32_t N, FieldKind K, typename S, typename M,
           bool (*IsValid)(std::int32_t)>
 const std::uint8_t* ParseBoundField(ParseContext& ctx,
@@ -202,28 +254,43 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
       return SkipField(ctx, tag_start, p, end, tag, unknown);
     }
     const std::uint8_t* payload_end;
+    const auto tag_length = static_cast<std::size_t>(p - tag_start);
     p = ReadLenRecord(ctx, p, end, &payload_end);
     if (p == nullptr) return nullptr;
-    const auto size = static_cast<std::size_t>(payload_end - p);
-    if (f.utf8 == Utf8::kValidate && !IsValidUtf8(p, size)) {
-      return ctx.Fail(DecodeError::kInvalidUtf8, p);
-    }
-    const std::string_view text(reinterpret_cast<const char*>(p), size);
-    if constexpr (std::is_same_v<M, std::string>) {
-      member.assign(text);  // reuses the member's buffer: no allocation
-    } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
-      if (member.has_value()) {
-        member->assign(text);
-      } else {
-        member.emplace(text);
+    // A run of records with the same tag bytes stays in this loop.
+    for (;;) {
+      const auto size = static_cast<std::size_t>(payload_end - p);
+      if (f.utf8 == Utf8::kValidate && !IsValidUtf8(p, size)) {
+        return ctx.Fail(DecodeError::kInvalidUtf8, p);
       }
-    } else {
-      StoreMember(member, Element(text));
+      const std::string_view text(reinterpret_cast<const char*>(p), size);
+      if constexpr (std::is_same_v<M, std::string>) {
+        member.assign(text);  // reuses the member's buffer: no allocation
+      } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
+        if (member.has_value()) {
+          member->assign(text);
+        } else {
+          member.emplace(text);
+        }
+      } else {
+        StoreMember(member, Element(text));
+      }
+      p = payload_end;
+      if (!NextRecordHasTag(p, end, tag_start, tag_length)) return p;
+      tag_start = p;
+      p = ReadLenRecord(ctx, p + tag_length, end, &payload_end);
+      if (p == nullptr) return nullptr;
     }
-    return payload_end;
   } else {
     using Traits = KindTraits<K>;
     if (tag.wire_type == static_cast<std::uint32_t>(kWire)) {
+      if constexpr (kWire == WireType::kVarint &&
+                    std::is_same_v<M, std::vector<typename Traits::Type>>) {
+        if (p - tag_start == 1) {
+          return ParseBoundRun<N, K, IsValid>(ctx, p, end, *tag_start, member,
+                                              unknown);
+        }
+      }
       // A run of records with the same tag bytes stays in this loop.
       const auto tag_length = static_cast<std::size_t>(p - tag_start);
       const std::uint8_t tag_byte = *tag_start;

@@ -83,6 +83,17 @@ template <WireType W>
   }
 }
 
+// True if the record at p (before `end`) starts with the same tag bytes as
+// the one at tag_start (tag_length bytes), with at least one byte after
+// them: the record-run loops stay on their field while this holds.
+inline bool NextRecordHasTag(const std::uint8_t* p, const std::uint8_t* end,
+                             const std::uint8_t* tag_start,
+                             std::size_t tag_length) {
+  return static_cast<std::size_t>(end - p) > tag_length && *p == *tag_start &&
+         (tag_length == 1 ||
+          std::memcmp(p + 1, tag_start + 1, tag_length - 1) == 0);
+}
+
 // Skips the value of an unknown field whose tag (already checked with
 // CheckTag, not an end-group) started at tag_start and ended at p. Groups are
 // parsed to their matching end-group (depth counted). Appends the exact

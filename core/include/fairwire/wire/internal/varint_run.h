@@ -1,0 +1,89 @@
+// Runs of unpacked records of one repeated VARINT-kind field with a one-byte
+// tag ([tag][varint][tag][varint]...), shared by the dynamic decoder and the
+// typed bindings: the AVX-512 kernel (run_avx512.h) takes the run while it
+// is regular, and a scalar loop does the rest, record by record.
+#ifndef FAIRWIRE_WIRE_INTERNAL_VARINT_RUN_H_
+#define FAIRWIRE_WIRE_INTERNAL_VARINT_RUN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fairwire/wire/internal/parse.h"
+#include "fairwire/wire/internal/run_avx512.h"
+
+namespace fairwire::wire::internal {
+
+// The run kernel's check for fields that keep every value.
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+using AcceptAllRunCheck = avx512::AcceptAll;
+#else
+struct AcceptAllRunCheck {};
+#endif
+
+// Parses the run of records [tag_byte][varint] of kind K that starts with
+// the value at p (its tag read), appending the values `keep` accepts to
+// `out` (keep(value) returns false for a value it dealt with otherwise: a
+// closed-enum value outside its enum). With a non-null `check` (which must
+// accept exactly what keep accepts, or a prefix of it), the AVX-512 kernel
+// takes the run on CPUs that have it. Values are stored through a raw
+// pointer into a window of `out` that grows geometrically within the run
+// (so at most twice the run plus 32 elements are zero-filled), trimmed on
+// the way out. Returns past the run (at the next record with another tag),
+// or nullptr on error.
+template <FieldKind K, typename Keep, typename Check>
+const std::uint8_t* ParseVarintRun(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& out,
+    const Keep& keep, [[maybe_unused]] const Check* check) {
+  using T = typename KindTraits<K>::Type;
+  std::size_t chunk = 8;
+  std::size_t used = out.size();
+  out.resize(used + chunk);
+  T* dst = out.data() + used;
+  T* dst_end = out.data() + out.size();
+  const auto grow = [&] {
+    used = static_cast<std::size_t>(dst - out.data());
+    chunk *= 2;
+    out.resize(used + chunk);
+    dst = out.data() + used;
+    dst_end = out.data() + out.size();
+  };
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  const bool vector_run =
+      check != nullptr && BestVarintKernel() == VarintKernel::kAvx512;
+#endif
+  const std::uint8_t* result;
+  for (;;) {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+    if (vector_run && end - p >= 64) {
+      while (dst_end - dst < avx512::kRunBlockSlots) grow();
+      avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
+    }
+#endif
+    std::uint64_t raw;
+    p = ReadRaw<WireType::kVarint>(ctx, p, end, &raw);
+    if (p == nullptr) {
+      result = nullptr;
+      break;
+    }
+    const T value = KindTraits<K>::Convert(raw);
+    if (keep(value)) {
+      if (dst == dst_end) [[unlikely]] {
+        grow();
+      }
+      *dst++ = value;
+    }
+    if (end - p < 2 || *p != tag_byte) {
+      result = p;
+      break;
+    }
+    ++p;
+  }
+  out.resize(static_cast<std::size_t>(dst - out.data()));
+  return result;
+}
+
+}  // namespace fairwire::wire::internal
+
+#endif  // FAIRWIRE_WIRE_INTERNAL_VARINT_RUN_H_
