@@ -272,8 +272,12 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
         } else {
           member.emplace(text);
         }
+      } else if constexpr (MemberShape<M>::kRepeated) {
+        // Built in place: a temporary's short-string buffer, moved right
+        // after being written, stalls on store forwarding.
+        member.emplace_back(text);
       } else {
-        StoreMember(member, Element(text));
+        member = Element(text);
       }
       p = payload_end;
       if (!NextRecordHasTag(p, end, tag_start, tag_length)) return p;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fairwire/wire/decoder.h"
+#include "fairwire/wire/internal/copy_avx512.h"
 #include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/internal/varint_avx512.h"
 #include "fairwire/wire/status.h"
@@ -394,6 +395,16 @@ template <FieldKind K, typename T>
   }
   if constexpr (std::endian::native == std::endian::little &&
                 sizeof(T) == kWidth) {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+    if (size >= 1024 && CpuHasAvx512Varint()) {
+      // Zero-filled, then copied with vector stores (copy_avx512.h says
+      // why not memmove).
+      const std::size_t old_size = out.size();
+      out.resize(old_size + size / kWidth);
+      CopyBytesAvx512(out.data() + old_size, p, size);
+      return end;
+    }
+#endif
     // Appended without zero-filling first: one pass over the payload.
     out.insert(out.end(), UnalignedIterator<T>{p}, UnalignedIterator<T>{end});
   } else {
