@@ -17,6 +17,23 @@ target_include_directories(fairwire_props_poll PUBLIC
   ${CMAKE_CURRENT_LIST_DIR}/models
   ${CMAKE_CURRENT_LIST_DIR}/poll)
 target_link_libraries(fairwire_props_poll PUBLIC fairwire_poll PRIVATE fairwire_options)
+# Under libFuzzer, the reference model and the property checks are compiled
+# without coverage (edge counters and comparison tracing): they run on every
+# input whatever the core did, their loops' hit counts only track input size,
+# and tracing their comparisons took about a third of each execution's time
+# (ASan replay of 1000 inputs: 2.4 s -> 1.5 s CPU). The checks run
+# unchanged; the fuzzer is guided by the scenario decoder, the harness and
+# the composites under test, which stay instrumented.
+if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer"
+   AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  set_source_files_properties(
+    ${CMAKE_CURRENT_LIST_DIR}/models/poll_model.cc
+    ${CMAKE_CURRENT_LIST_DIR}/poll/poll_checks.cc
+    ${CMAKE_CURRENT_LIST_DIR}/poll/poll_model_run.cc
+    ${CMAKE_CURRENT_LIST_DIR}/poll/poll_served_within.cc
+    PROPERTIES COMPILE_OPTIONS
+      "-fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table")
+endif()
 
 if(FAIRWIRE_BUILD_TESTS)
   # One RapidCheck property per DESIGN.md item 1..10, for Select and
