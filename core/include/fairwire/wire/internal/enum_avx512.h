@@ -14,11 +14,7 @@
 #include "fairwire/wire/internal/varint_avx512.h"
 #include "fairwire/wire/schema.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-// See varint_avx512.h: g++ 12 warns inside its own intrinsics.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+FAIRWIRE_AVX512_WARNINGS_PUSH
 
 namespace fairwire::wire::internal {
 
@@ -122,8 +118,6 @@ struct EnumRunCheckAvx512 {
 
 }  // namespace fairwire::wire::internal
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+FAIRWIRE_AVX512_WARNINGS_POP
 
 #endif  // FAIRWIRE_WIRE_INTERNAL_ENUM_AVX512_H_

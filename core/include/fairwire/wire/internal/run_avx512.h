@@ -17,11 +17,7 @@
 
 #include "fairwire/wire/internal/varint_avx512.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-// See varint_avx512.h: g++ 12 warns inside its own intrinsics.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+FAIRWIRE_AVX512_WARNINGS_PUSH
 
 namespace fairwire::wire::internal {
 
@@ -164,8 +160,6 @@ template <FieldKind K, typename T, typename Check>
 
 }  // namespace fairwire::wire::internal
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+FAIRWIRE_AVX512_WARNINGS_POP
 
 #endif  // FAIRWIRE_WIRE_INTERNAL_RUN_AVX512_H_

@@ -29,12 +29,20 @@
       "popcnt,lzcnt")
 #endif
 
+// Around the code of every AVX-512 header: g++ 12 warns inside its own
+// intrinsics (their `__m512i __Y = __Y;` placeholder for don't-care lanes)
+// once they are inlined into ours.
 #if defined(__GNUC__) && !defined(__clang__)
-// g++ 12 warns inside its own intrinsics (their `__m512i __Y = __Y;`
-// placeholder for don't-care lanes) once they are inlined here.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#define FAIRWIRE_AVX512_WARNINGS_PUSH \
+  _Pragma("GCC diagnostic push")      \
+      _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#define FAIRWIRE_AVX512_WARNINGS_POP _Pragma("GCC diagnostic pop")
+#else
+#define FAIRWIRE_AVX512_WARNINGS_PUSH
+#define FAIRWIRE_AVX512_WARNINGS_POP
 #endif
+
+FAIRWIRE_AVX512_WARNINGS_PUSH
 
 namespace fairwire::wire::internal {
 
@@ -97,6 +105,15 @@ TerminatorMask(__m512i bytes) {
                                    _mm512_set1_epi64(0x0FFFFFFF), 0xE4);
 }
 
+// Zigzag decoding of 64-bit lanes: (v >> 1) ^ -(v & 1).
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline __m512i ZigZagDecode(
+    __m512i v) {
+  return _mm512_xor_si512(
+      _mm512_srli_epi64(v, 1),
+      _mm512_sub_epi64(_mm512_setzero_si512(),
+                       _mm512_and_si512(v, _mm512_set1_epi64(1))));
+}
+
 // Converts 8 raw values to kind K and stores the first `lanes` (mask) at dst.
 template <FieldKind K, typename T>
 [[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline void Store(T* dst,
@@ -107,21 +124,14 @@ template <FieldKind K, typename T>
     const __mmask8 nonzero = _mm512_test_epi64_mask(raw, raw);
     _mm_mask_storeu_epi8(dst, lanes, _mm_maskz_set1_epi8(nonzero, 1));
   } else if constexpr (sizeof(T) == 4) {
-    __m256i low = _mm512_cvtepi64_epi32(raw);  // int32 truncation
     if constexpr (K == FieldKind::kSint32) {
-      const __m256i one = _mm256_set1_epi32(1);
-      low = _mm256_xor_si256(
-          _mm256_srli_epi32(low, 1),
-          _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_and_si256(low, one)));
+      // sint32 truncates to 32 bits first; the zigzag of the zero-extended
+      // value has the right low 32 bits.
+      raw = ZigZagDecode(_mm512_and_si512(raw, _mm512_set1_epi64(0xFFFFFFFF)));
     }
-    _mm256_mask_storeu_epi32(dst, lanes, low);
+    _mm256_mask_storeu_epi32(dst, lanes, _mm512_cvtepi64_epi32(raw));
   } else {
-    if constexpr (K == FieldKind::kSint64) {
-      const __m512i one = _mm512_set1_epi64(1);
-      raw = _mm512_xor_si512(
-          _mm512_srli_epi64(raw, 1),
-          _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_and_si512(raw, one)));
-    }
+    if constexpr (K == FieldKind::kSint64) raw = ZigZagDecode(raw);
     _mm512_mask_storeu_epi64(dst, lanes, raw);
   }
 }
@@ -272,8 +282,6 @@ template <FieldKind K, typename T>
 
 }  // namespace fairwire::wire::internal
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+FAIRWIRE_AVX512_WARNINGS_POP
 
 #endif  // FAIRWIRE_WIRE_INTERNAL_VARINT_AVX512_H_
