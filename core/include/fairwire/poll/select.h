@@ -54,19 +54,15 @@ class Select {
   FAIRWIRE_POLL_FLATTEN Result Poll(Context& cx) {
     if (live_ == 0) return Result::Done();
     const std::size_t start = policy_.Start(kSize);
-    // The scan order start, ..., kSize - 1, 0, ..., start - 1 as two passes
-    // of one inlined fold over the children in index order (no per-child
-    // jump, no per-child aggregate return, one call site per child); a Ready
-    // event is built straight into `ready`.
+    // The scan order start, ..., kSize - 1, 0, ..., start - 1 as two inlined
+    // folds over the children in index order, each testing one bound per
+    // child (no per-child jump, no per-child aggregate return, two call
+    // sites per child); a Ready event is built straight into `ready`.
     std::optional<Event> ready;
-    std::size_t begin = start;
-    std::size_t end = kSize;
-    for (int pass = 0; pass < 2; ++pass) {
-      if (Scan(begin, end, cx, ready, std::make_index_sequence<kSize>())) {
-        return Result::Ready(std::move(*ready));
-      }
-      begin = 0;
-      end = start;
+    constexpr auto kAll = std::make_index_sequence<kSize>();
+    if (ScanFrom(start, cx, ready, kAll) ||
+        ScanBefore(start, cx, ready, kAll)) {
+      return Result::Ready(std::move(*ready));
     }
     return live_ == 0 ? Result::Done() : Result::Pending();
   }
@@ -104,13 +100,21 @@ class Select {
   }
 
  private:
-  // Polls the live children I in [begin, end) in index order; true at the
-  // first Ready one.
+  // Polls the live children I >= start in index order; true at the first
+  // Ready one.
   template <std::size_t... I>
-  bool Scan(std::size_t begin, std::size_t end, Context& cx,
-            std::optional<Event>& ready,
-            std::index_sequence<I...> /*indexes*/) {
-    return ((I >= begin && I < end && TryChild<I>(cx, ready)) || ...);
+  [[gnu::always_inline]] bool ScanFrom(std::size_t start, Context& cx,
+                                       std::optional<Event>& ready,
+                                       std::index_sequence<I...> /*all*/) {
+    return ((I >= start && TryChild<I>(cx, ready)) || ...);
+  }
+  // Polls the live children I < start in index order; true at the first
+  // Ready one.
+  template <std::size_t... I>
+  [[gnu::always_inline]] bool ScanBefore(std::size_t start, Context& cx,
+                                         std::optional<Event>& ready,
+                                         std::index_sequence<I...> /*all*/) {
+    return ((I < start && TryChild<I>(cx, ready)) || ...);
   }
   // Polls child I if it is live. Ready: its event goes into `ready`, the
   // policy hears of it, and the result is true. Done: child I is marked done.
