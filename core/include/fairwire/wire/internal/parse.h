@@ -301,11 +301,12 @@ inline VarintKernel BestVarintKernel() {
 template <FieldKind K, typename T>
 const std::uint8_t* ParsePackedVarint(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
-    std::vector<T>& out, VarintKernel kernel = BestVarintKernel()) {
+    std::vector<T>& out,
+    [[maybe_unused]] VarintKernel kernel = BestVarintKernel()) {
   if (p == end) return p;
   if (end[-1] >= 0x80) return FailPackedVarint(ctx, p, end);
-  constexpr bool kVectorType = std::is_same_v<T, typename KindTraits<K>::Type>;
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  constexpr bool kVectorType = std::is_same_v<T, typename KindTraits<K>::Type>;
   const bool avx512 = kVectorType && kernel == VarintKernel::kAvx512;
   const std::size_t count =
       avx512 ? avx512::CountTerminators(p, end) : CountTerminators(p, end);
