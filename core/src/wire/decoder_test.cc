@@ -169,6 +169,25 @@ TEST_F(DecoderTest, LongPackedRecordsDecodeEveryVarintLength) {
   }
 }
 
+// Packed fixed records longer than the bulk copy's 4 KiB steps (and not a
+// multiple of them), appended after values already present.
+TEST_F(DecoderTest, LongPackedFixedRecordsAppendEveryValue) {
+  std::vector<std::uint32_t> fixed;
+  std::vector<std::uint64_t> far;
+  for (std::uint32_t i = 0; i < 2500; ++i) fixed.push_back(i * 2654435761u);
+  for (std::uint64_t i = 0; i < 1300; ++i)
+    far.push_back(i * 0x9E3779B97F4A7C15ull);
+  Writer w;
+  w.WritePacked(testing::kFixed32, FieldKind::kFixed32,
+                std::vector<std::uint32_t>{7, 8});
+  w.WritePacked(testing::kFixed32, FieldKind::kFixed32, fixed);
+  w.WritePacked(testing::kFar, FieldKind::kFixed64, far);
+  ASSERT_TRUE(Run(B(w.data())).ok());
+  fixed.insert(fixed.begin(), {7, 8});
+  EXPECT_EQ(Get<std::uint32_t>(testing::kFixed32), fixed);
+  EXPECT_EQ(Get<std::uint64_t>(testing::kFar), far);
+}
+
 // Both block decoders (portable shifts, BMI2 pext) decode the same values.
 TEST_F(DecoderTest, PortableAndBmi2BlockDecodersAgree) {
   std::vector<std::int64_t> values;

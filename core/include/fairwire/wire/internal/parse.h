@@ -399,10 +399,16 @@ template <FieldKind K, typename T>
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
     if (size >= 1024 && CpuHasAvx512Varint()) {
       // Zero-filled, then copied with vector stores (copy_avx512.h says
-      // why not memmove).
-      const std::size_t old_size = out.size();
-      out.resize(old_size + size / kWidth);
-      CopyBytesAvx512(out.data() + old_size, p, size);
+      // why not memmove), 4 KiB at a time so that the copy overwrites
+      // lines the zero-fill just brought into L1.
+      out.reserve(out.size() + size / kWidth);
+      constexpr std::size_t kChunk = 4096;
+      for (std::size_t done = 0; done < size; done += kChunk) {
+        const std::size_t bytes = size - done < kChunk ? size - done : kChunk;
+        const std::size_t old_size = out.size();
+        out.resize(old_size + bytes / kWidth);
+        CopyBytesAvx512(out.data() + old_size, p + done, bytes);
+      }
       return end;
     }
 #endif
