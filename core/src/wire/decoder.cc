@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "fairwire/wire/internal/enum_avx512.h"
+#include "fairwire/wire/internal/packed_fixed.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/wire/internal/copy_avx512.h"
 #include "fairwire/wire/internal/parse.h"
 #include "simd_test_gen.h"
 

@@ -33,6 +33,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "fairwire/wire/internal/packed_fixed.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 

@@ -9,14 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "fairwire/wire/decoder.h"
-#include "fairwire/wire/internal/copy_avx512.h"
 #include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/internal/varint_avx512.h"
 #include "fairwire/wire/status.h"
@@ -350,80 +348,6 @@ const std::uint8_t* ParsePackedVarint(
     return FailPackedVarint(ctx, p, end);
   }
   return p;
-}
-
-// A forward iterator over unaligned little-endian T values in a byte buffer,
-// so that vector::insert appends them in one pass.
-template <typename T>
-struct UnalignedIterator {
-  using iterator_category = std::forward_iterator_tag;
-  using value_type = T;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const T*;
-  using reference = T;
-
-  const std::uint8_t* p = nullptr;
-
-  T operator*() const {
-    T value;
-    std::memcpy(&value, p, sizeof(T));
-    return value;
-  }
-  UnalignedIterator& operator++() {
-    p += sizeof(T);
-    return *this;
-  }
-  UnalignedIterator operator++(int) {
-    UnalignedIterator old = *this;
-    p += sizeof(T);
-    return old;
-  }
-  bool operator==(const UnalignedIterator&) const = default;
-};
-
-// Decodes the packed payload [p, end) of a fixed-width kind K into out.
-// Errors: kPackedSizeNotMultiple at `length_at`.
-// Kept out of line: inlined into the record loop, g++ 12 turns the append
-// into a 16-byte SSE loop instead of a call to memmove (2x slower here).
-template <FieldKind K, typename T>
-[[gnu::noinline]] const std::uint8_t* ParsePackedFixed(
-    ParseContext& ctx, const std::uint8_t* length_at, const std::uint8_t* p,
-    const std::uint8_t* end, std::vector<T>& out) {
-  constexpr std::size_t kWidth = FixedWidth(K);
-  const auto size = static_cast<std::size_t>(end - p);
-  if (size % kWidth != 0) {
-    return ctx.Fail(DecodeError::kPackedSizeNotMultiple, length_at);
-  }
-  if constexpr (std::endian::native == std::endian::little &&
-                sizeof(T) == kWidth) {
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    if (size >= 1024 && CpuHasAvx512Varint()) {
-      // Zero-filled, then copied with vector stores (copy_avx512.h says
-      // why not memmove), 4 KiB at a time so that the copy overwrites
-      // lines the zero-fill just brought into L1.
-      out.reserve(out.size() + size / kWidth);
-      constexpr std::size_t kChunk = 4096;
-      for (std::size_t done = 0; done < size; done += kChunk) {
-        const std::size_t bytes = size - done < kChunk ? size - done : kChunk;
-        const std::size_t old_size = out.size();
-        out.resize(old_size + bytes / kWidth);
-        CopyBytesAvx512(out.data() + old_size, p + done, bytes);
-      }
-      return end;
-    }
-#endif
-    // Appended without zero-filling first: one pass over the payload.
-    out.insert(out.end(), UnalignedIterator<T>{p}, UnalignedIterator<T>{end});
-  } else {
-    const std::size_t count = size / kWidth;
-    out.reserve(out.size() + count);
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t raw =
-          kWidth == 4 ? LoadFixed32(p + 4 * i) : LoadFixed64(p + 8 * i);
-      out.push_back(static_cast<T>(KindTraits<K>::Convert(raw)));
-    }
-  }
-  return end;
 }
 
 }  // namespace fairwire::wire::internal
