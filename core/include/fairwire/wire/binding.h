@@ -33,9 +33,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "fairwire/wire/internal/bound_run.h"
 #include "fairwire/wire/internal/packed_fixed.h"
 #include "fairwire/wire/internal/parse.h"
-#include "fairwire/wire/internal/varint_run.h"
 
 namespace fairwire::wire {
 
@@ -187,57 +187,6 @@ template <typename S, typename... F>
 const std::uint8_t* ParseBound(ParseContext& ctx, const std::uint8_t* p,
                                const std::uint8_t* end,
                                const Binding<S, F...>& binding, S& out);
-
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-// The run kernel's check for a closed enum bound with IsValid: the values
-// leave the register through an aligned (forwardable) store.
-template <bool (*IsValid)(std::int32_t)>
-struct PredicateRunCheck {
-  static constexpr bool kChecks = true;
-  struct State {};
-  State Start() const { return {}; }
-  [[FAIRWIRE_AVX512_TARGET]] unsigned Accept(const State&, __m512i raw,
-                                             unsigned lanes) const {
-    alignas(64) std::int64_t values[8];
-    _mm512_store_si512(values, raw);
-    for (unsigned i = 0; i < lanes; ++i) {
-      if (!IsValid(static_cast<std::int32_t>(values[i]))) return i;
-    }
-    return lanes;
-  }
-};
-#endif
-
-// A run of unpacked records of repeated varint field N (kind K) with the
-// one-byte tag `tag_byte`, p at the first value, into `member`.
-template <std::uint32_t N, FieldKind K, bool (*IsValid)(std::int32_t)>
-const std::uint8_t* ParseBoundRun(
-    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
-    std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& member,
-    std::string* unknown) {
-  if constexpr (IsValid != nullptr) {
-    const auto keep = [unknown](std::int32_t value) {
-      if (IsValid(value)) return true;
-      if (unknown != nullptr) {
-        AppendVarintRecord(N, static_cast<std::uint64_t>(std::int64_t{value}),
-                           unknown);
-      }
-      return false;
-    };
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    static constexpr PredicateRunCheck<IsValid> kCheck{};
-    return ParseVarintRun<K>(ctx, p, end, tag_byte, member, keep, &kCheck);
-#else
-    return ParseVarintRun<K>(ctx, p, end, tag_byte, member, keep,
-                             static_cast<const AcceptAllRunCheck*>(nullptr));
-#endif
-  } else {
-    static constexpr AcceptAllRunCheck kAcceptAll{};
-    return ParseVarintRun<K>(
-        ctx, p, end, tag_byte, member,
-        [](typename KindTraits<K>::Type) { return true; }, &kAcceptAll);
-  }
-}
 
 template <std::uint32_t N, FieldKind K, typename S, typename M,
           bool (*IsValid)(std::int32_t)>
