@@ -129,6 +129,12 @@ for target in "${targets[@]}"; do
   {
     echo "[libfuzzer]"
     echo "timeout = 25"
+    # The target's own flags (fuzz/<target>/<target>.options), as
+    # ci/fairwire fuzz run passes them.
+    if [ -f "$root/fuzz/$target/$target.options" ]; then
+      sed -n '/^\[libfuzzer\]/,/^\[/{/^\[/d;/^[[:space:]]*#/d;/^[[:space:]]*$/d;p}' \
+        "$root/fuzz/$target/$target.options"
+    fi
   } >"$options"
   if [ -f "$root/corpus/dicts/$target.dict" ]; then
     cp "$root/corpus/dicts/$target.dict" "$OUT/$target.dict"

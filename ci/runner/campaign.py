@@ -142,7 +142,9 @@ class Campaign:
             work.mkdir(parents=True, exist_ok=True)
             self.sessions.append(cls(target=target, engine=engine, work=work,
                                      jobs=split[engine], seeds=self.seeds(target),
-                                     dict_file=self.project.dict_file(target.name)))
+                                     dict_file=self.project.dict_file(target.name),
+                                     libfuzzer_flags=self.project.libfuzzer_flags(
+                                         target.name)))
 
     def _fuzz(self, sessions: list[Session]) -> None:
         seconds = self.args.time

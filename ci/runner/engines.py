@@ -116,6 +116,8 @@ class Session:
     jobs: int
     seeds: list[Path]  # read-only inputs: corpus/<target>/, regressions
     dict_file: Optional[Path]
+    # The target's own libFuzzer flags (fuzz/<target>/<target>.options).
+    libfuzzer_flags: list[str] = field(default_factory=list)
     samples: list[Sample] = field(default_factory=list)
     started: float = 0.0
     ended: float = 0.0  # when its last process was seen stopped
@@ -223,6 +225,7 @@ class LibFuzzerSession(Session):
                "-print_pcs=0", f"-artifact_prefix={self.artifacts}/"]
         if self.dict_file:
             cmd.append(f"-dict={self.dict_file}")
+        cmd += self.libfuzzer_flags
         if self.jobs > 1 or self.restarts:
             cmd += [f"-fork={self.jobs}", "-ignore_crashes=1",
                     "-ignore_timeouts=1", "-ignore_ooms=1"]

@@ -2,6 +2,7 @@
 the fuzz targets each build provides (building what is missing)."""
 from __future__ import annotations
 
+import configparser
 import os
 import re
 import subprocess
@@ -101,6 +102,19 @@ class Project:
             if d.is_file():
                 return d
         return None
+
+    def libfuzzer_flags(self, name: str) -> list[str]:
+        """The [libfuzzer] section of fuzz/<name>/<name>.options (the file
+        ci/oss-fuzz/build.sh ships as $OUT/<name>.options) as -key=value
+        flags; none when there is no such file."""
+        path = REPO / "fuzz" / name / f"{name}.options"
+        if not path.is_file():
+            return []
+        parser = configparser.ConfigParser(inline_comment_prefixes=("#",))
+        parser.read(path)
+        if not parser.has_section("libfuzzer"):
+            return []
+        return [f"-{key}={value}" for key, value in parser["libfuzzer"].items()]
 
     # --- builds --------------------------------------------------------------
     def build_dir(self, preset: str) -> Path:
