@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fairwire/wire/schema.h"
@@ -50,6 +52,15 @@ inline EnumDef GenEnum() {
   for (std::int32_t v : def.values)
     def.value_names.push_back("V" + std::to_string(v));
   return def;
+}
+
+// A schema holding only `def` (enum index 0).
+inline Schema SchemaOfEnum(const EnumDef& def) {
+  SchemaBuilder builder;
+  builder.AddEnum(def);
+  std::optional<Schema> schema = std::move(builder).Build();
+  RC_ASSERT(schema.has_value());
+  return std::move(*schema);
 }
 
 }  // namespace fairwire::wire::internal::testgen

@@ -129,6 +129,8 @@ constexpr BoundField<N, K, S, M> Bind(M S::*member,
 }
 
 // Binds field N, a closed enum whose values are those IsValid accepts.
+// IsValid must be a pure function of its argument (as generated enum
+// predicates are): its answers for 0..1023 are computed once and cached.
 template <std::uint32_t N, bool (*IsValid)(std::int32_t), typename S,
           typename M>
 constexpr BoundField<N, FieldKind::kEnum, S, M, IsValid> BindClosedEnum(
@@ -295,11 +297,10 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
             const std::uint8_t* q =
                 ParsePackedVarint<K>(ctx, p, payload_end, member);
             if (q == nullptr) return nullptr;
-            bool all_valid = true;
-            for (std::size_t i = old_size; i < member.size(); ++i) {
-              all_valid &= IsValid(member[i]);
+            if (AllValid<IsValid>(member.data() + old_size,
+                                  member.size() - old_size)) {
+              return q;
             }
-            if (all_valid) return q;
             member.resize(old_size);
           }
           if (p != payload_end && payload_end[-1] >= 0x80) {

@@ -4,16 +4,47 @@
 #ifndef FAIRWIRE_WIRE_INTERNAL_BOUND_RUN_H_
 #define FAIRWIRE_WIRE_INTERNAL_BOUND_RUN_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 
 namespace fairwire::wire::internal {
 
+// The values in [0, kValidBitmapBits) that IsValid accepts, as an enum
+// bitmap, computed on first use (IsValid must be a pure function, as
+// generated enum predicates are). A filter: values past it ask IsValid.
+inline constexpr std::int32_t kValidBitmapBits = 1024;
+template <bool (*IsValid)(std::int32_t)>
+const EnumBitmap& ValidBitmap() {
+  static const EnumBitmap bitmap = [] {
+    EnumBitmap b;
+    b.bits.assign(kValidBitmapBits / 64, 0);
+    for (std::int32_t v = 0; v < kValidBitmapBits; ++v) {
+      if (IsValid(v)) {
+        b.bits[static_cast<std::size_t>(v) / 64] |= std::uint64_t{1}
+                                                    << (v % 64);
+      }
+    }
+    return b;
+  }();
+  return bitmap;
+}
+
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+// AllValid's AVX-512 path.
+template <bool (*IsValid)(std::int32_t)>
+[[FAIRWIRE_AVX512_TARGET]] bool AllValidAvx512(const std::int32_t* values,
+                                               std::size_t count) {
+  return AllKnownAvx512(MakeEnumTableAvx512(ValidBitmap<IsValid>()), values,
+                        count,
+                        [](std::int32_t value) { return IsValid(value); });
+}
+
 // The run kernel's check for a closed enum bound with IsValid: the values
 // leave the register through an aligned (forwardable) store.
 template <bool (*IsValid)(std::int32_t)>
@@ -30,8 +61,27 @@ struct PredicateRunCheck {
     }
     return lanes;
   }
+  // True if IsValid accepts all of values[0, count) (DecodeRunBulk).
+  bool AllKnown(const std::int32_t* values, std::size_t count) const {
+    return AllValidAvx512<IsValid>(values, count);
+  }
 };
 #endif
+
+// True if IsValid accepts every one of values[0, count): by the bitmap of
+// ValidBitmap sixteen at a time where the CPU has AVX-512 VBMI, asking
+// IsValid only about values the bitmap does not hold.
+template <bool (*IsValid)(std::int32_t)>
+bool AllValid(const std::int32_t* values, std::size_t count) {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if (BestVarintKernel() == VarintKernel::kAvx512) {
+    return AllValidAvx512<IsValid>(values, count);
+  }
+#endif
+  bool all_valid = true;
+  for (std::size_t i = 0; i < count; ++i) all_valid &= IsValid(values[i]);
+  return all_valid;
+}
 
 // A run of unpacked records of repeated varint field N (kind K) with the
 // one-byte tag `tag_byte`, p at the first value, into `member`.

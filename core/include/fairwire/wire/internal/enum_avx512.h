@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "fairwire/wire/internal/varint_avx512.h"
 #include "fairwire/wire/schema.h"
@@ -44,11 +43,16 @@ struct EnumTableAvx512 {
 // Loads `bitmap` (with FitsEnumAvx512) into registers.
 [[FAIRWIRE_AVX512_TARGET]] inline EnumTableAvx512 MakeEnumTableAvx512(
     const EnumBitmap& bitmap) {
-  alignas(64) std::uint8_t table[128] = {};
-  std::memcpy(table, bitmap.bits.data(), bitmap.bits.size() * 8);
+  // Masked loads straight from the bitmap (a copy through the stack would
+  // be read back before its stores retire).
+  const auto words = static_cast<unsigned>(bitmap.bits.size());
+  const std::uint64_t* const bits = bitmap.bits.data();
   EnumTableAvx512 t;
-  t.table_low = _mm512_load_si512(table);
-  t.table_high = _mm512_load_si512(table + 64);
+  t.table_low = _mm512_maskz_loadu_epi64(
+      static_cast<__mmask8>(_bzhi_u32(0xFFu, words)), bits);
+  t.table_high = _mm512_maskz_loadu_epi64(
+      static_cast<__mmask8>(_bzhi_u32(0xFFu, words > 8 ? words - 8 : 0)),
+      bits + 8);
   t.base = _mm512_set1_epi32(bitmap.base);
   t.span = _mm512_set1_epi32(static_cast<int>(bitmap.bits.size() * 64));
   t.far_count = bitmap.far_values.size();
@@ -94,6 +98,41 @@ struct EnumTableAvx512 {
   return true;
 }
 
+// True if every one of values[0, count) is in the enum of `table` or, for
+// those that are not, `exact` accepts it (exact is called only for values
+// the table misses, in order, until one is rejected). Reads nothing past
+// values + count.
+template <typename Exact>
+[[FAIRWIRE_AVX512_TARGET]] inline bool AllKnownAvx512(
+    const EnumTableAvx512& table, const std::int32_t* values, std::size_t count,
+    const Exact& exact) {
+  std::size_t i = 0;
+  // Sixty-four values per branch while all are in the table; the first
+  // block with a miss goes to the loop below, which asks `exact`.
+  for (; count - i >= 64; i += 64) {
+    const __mmask16 known =
+        KnownLanes(table, _mm512_loadu_si512(values + i)) &
+        KnownLanes(table, _mm512_loadu_si512(values + i + 16)) &
+        KnownLanes(table, _mm512_loadu_si512(values + i + 32)) &
+        KnownLanes(table, _mm512_loadu_si512(values + i + 48));
+    if (known != 0xFFFF) [[unlikely]] {
+      break;
+    }
+  }
+  for (; i < count; i += 16) {
+    const auto lanes = static_cast<__mmask16>(
+        count - i >= 16 ? 0xFFFFu
+                        : _bzhi_u32(0xFFFFu, static_cast<unsigned>(count - i)));
+    const __m512i v = _mm512_maskz_loadu_epi32(lanes, values + i);
+    unsigned missed = ~static_cast<unsigned>(KnownLanes(table, v)) & lanes;
+    while (missed != 0) [[unlikely]] {
+        if (!exact(values[i + _tzcnt_u32(missed)])) return false;
+        missed = _blsr_u32(missed);
+      }
+  }
+  return true;
+}
+
 // The closed-enum check of avx512::DecodeRun (bitmap with FitsEnumAvx512):
 // how many of the first `lanes` raw values lead before the first unknown
 // one (the check uses the int32-truncated value).
@@ -111,6 +150,12 @@ struct EnumRunCheckAvx512 {
     const unsigned unknown =
         ~static_cast<unsigned>(KnownLanes(table, v)) & _bzhi_u32(0xFFu, lanes);
     return unknown != 0 ? static_cast<unsigned>(_tzcnt_u32(unknown)) : lanes;
+  }
+  // True if all of values[0, count) are in the enum (avx512::DecodeRunBulk).
+  [[FAIRWIRE_AVX512_TARGET]] bool AllKnown(const std::int32_t* values,
+                                           std::size_t count) const {
+    return AllKnownAvx512(MakeEnumTableAvx512(*bitmap), values, count,
+                          [](std::int32_t) { return false; });
   }
 };
 

@@ -51,6 +51,31 @@ struct AcceptAll {
 // The slots DecodeRun needs free at dst per block (32 records of 2 bytes).
 inline constexpr std::ptrdiff_t kRunBlockSlots = 32;
 
+// Converts 8 raw values to kind K and stores all eight at dst, whatever
+// number of them are values: a group starts at most 24 slots into a block's
+// kRunBlockSlots, so the slots past the values are free ones, overwritten
+// later or trimmed. (Store's masked down-converting store, vpmovqd to
+// memory, is slow on AMD Zen 4; a lane permute and a plain store are not.)
+template <FieldKind K, typename T>
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline void StoreGroup(
+    T* dst, __m512i raw) {
+  if constexpr (K == FieldKind::kBool) {
+    Store<K>(dst, 0xFF, raw);
+  } else if constexpr (sizeof(T) == 4) {
+    if constexpr (K == FieldKind::kSint32) {
+      raw = ZigZagDecode(_mm512_and_si512(raw, _mm512_set1_epi64(0xFFFFFFFF)));
+    }
+    const __m512i low_dwords = _mm512_permutexvar_epi32(
+        _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 14, 12, 10, 8, 6, 4, 2, 0),
+        raw);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst),
+                        _mm512_castsi512_si256(low_dwords));
+  } else {
+    if constexpr (K == FieldKind::kSint64) raw = ZigZagDecode(raw);
+    _mm512_storeu_si512(dst, raw);
+  }
+}
+
 // Decodes a run of records [tag_byte][varint] of kind K, *p at a value
 // (its tag already read). Accepts a record pair (a value, then the next
 // record's tag) when the value is at most ten bytes, `check` accepts it
@@ -133,7 +158,7 @@ template <FieldKind K, typename T, typename Check>
           lanes = accepted;
         }
       }
-      Store<K>(out, static_cast<__mmask8>(_bzhi_u32(0xFF, lanes)), value);
+      StoreGroup<K>(out, value);
       out += lanes;
     }
     const unsigned skip = pending ? 1 : 0;  // elements before ends_mask's
@@ -153,6 +178,32 @@ template <FieldKind K, typename T, typename Check>
   }
   *p = block - 64 + carry;
   *dst = out;
+}
+
+// The most slots DecodeRunBulk decodes before checking them.
+inline constexpr std::ptrdiff_t kRunBulkSlots = 1024;
+
+// DecodeRun for a check with kChecks that also checks stored values in bulk
+// (check.AllKnown(values, count)): decodes up to min(dst_end, *dst +
+// kRunBulkSlots) accepting every value, then checks what it stored, sixteen
+// values at a time; if some value is unknown, decodes the same records again
+// with the check per group of eight, so the result is exactly DecodeRun's
+// with `check`. Returns false if it had to decode again.
+template <FieldKind K, typename T, typename Check>
+[[FAIRWIRE_AVX512_TARGET]] bool DecodeRunBulk(const std::uint8_t** p,
+                                              const std::uint8_t* end,
+                                              std::uint8_t tag_byte, T** dst,
+                                              T* dst_end, const Check& check) {
+  const std::uint8_t* const first = *p;
+  T* const out = *dst;
+  T* const limit =
+      dst_end - out > kRunBulkSlots ? out + kRunBulkSlots : dst_end;
+  DecodeRun<K>(p, end, tag_byte, dst, limit, AcceptAll{});
+  if (check.AllKnown(out, static_cast<std::size_t>(*dst - out))) return true;
+  *p = first;
+  *dst = out;
+  DecodeRun<K>(p, end, tag_byte, dst, limit, check);
+  return false;
 }
 
 }  // namespace avx512

@@ -21,16 +21,21 @@ using AcceptAllRunCheck = avx512::AcceptAll;
 struct AcceptAllRunCheck {};
 #endif
 
+// The most elements ParseVarintRun adds to its output window at a time.
+inline constexpr std::size_t kMaxRunChunk = 4096;
+
 // Parses the run of records [tag_byte][varint] of kind K that starts with
 // the value at p (its tag read), appending the values `keep` accepts to
 // `out` (keep(value) returns false for a value it dealt with otherwise: a
 // closed-enum value outside its enum). With a non-null `check` (which must
 // accept exactly what keep accepts, or a prefix of it), the AVX-512 kernel
-// takes the run on CPUs that have it. Values are stored through a raw
-// pointer into a window of `out` that grows geometrically within the run
-// (so at most twice the run plus 32 elements are zero-filled), trimmed on
-// the way out. Returns past the run (at the next record with another tag),
-// or nullptr on error.
+// takes the run on CPUs that have it; a check with kChecks also checks
+// the values it stored in bulk (AllKnown, exactly Accept's verdict) and is
+// used through avx512::DecodeRunBulk. Values are stored through a raw
+// pointer into a window of `out` that grows geometrically within the run up
+// to kMaxRunChunk elements at a time (so at most twice the run plus 32
+// elements are zero-filled), trimmed on the way out. Returns past the run (at
+// the next record with another tag), or nullptr on error.
 template <FieldKind K, typename Keep, typename Check>
 const std::uint8_t* ParseVarintRun(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
@@ -44,7 +49,9 @@ const std::uint8_t* ParseVarintRun(
   T* dst_end = out.data() + out.size();
   const auto grow = [&] {
     used = static_cast<std::size_t>(dst - out.data());
-    chunk *= 2;
+    // At most kMaxRunChunk at a time: the kernel then stores into lines
+    // the zero-fill just brought into the cache.
+    if (chunk < kMaxRunChunk) chunk *= 2;
     out.resize(used + chunk);
     dst = out.data() + used;
     dst_end = out.data() + out.size();
@@ -52,13 +59,26 @@ const std::uint8_t* ParseVarintRun(
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   const bool vector_run =
       check != nullptr && BestVarintKernel() == VarintKernel::kAvx512;
+  bool optimistic = true;
 #endif
   const std::uint8_t* result;
   for (;;) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
     if (vector_run && end - p >= 64) {
       while (dst_end - dst < avx512::kRunBlockSlots) grow();
-      avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
+      if constexpr (Check::kChecks) {
+        // Checked in bulk after decoding, while no unknown turns up; after
+        // one, per group for one call (at most one wasted decode in two).
+        if (optimistic) {
+          optimistic = avx512::DecodeRunBulk<K>(&p, end, tag_byte, &dst,
+                                                dst_end, *check);
+        } else {
+          avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
+          optimistic = true;
+        }
+      } else {
+        avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
+      }
     }
 #endif
     std::uint64_t raw;
