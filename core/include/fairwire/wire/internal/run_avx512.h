@@ -5,7 +5,9 @@
 // kernel's block machinery (varint_avx512.h) finds every element in a
 // 64-byte block, compresses the values' and the tags' positions apart,
 // checks all the block's tags at once, and decodes the values eight per
-// step.
+// step (sixteen for 32-bit kinds when nothing is checked per group: the
+// first pass of DecodeRunBulk, and every run of an int32, uint32 or sint32
+// field).
 // It accepts a prefix of the run and leaves the rest (another field, a
 // value too long or truncated, a closed-enum value the check rejects) to
 // the scalar loop, which reports errors exactly as before.
@@ -74,6 +76,46 @@ template <FieldKind K, typename T>
     if constexpr (K == FieldKind::kSint64) raw = ZigZagDecode(raw);
     _mm512_storeu_si512(dst, raw);
   }
+}
+
+// Decodes elements first .. first + 15 of `b` (positions in prev|cur) of a
+// 32-bit kind K into 32-bit lanes: the low 32 bits of each value, which
+// come from its first five bytes (four 7-bit groups, then four bits of the
+// fifth), converted to K. Twice the lanes of DecodeGroup per shuffle.
+template <FieldKind K>
+[[FAIRWIRE_AVX512_TARGET, gnu::always_inline]] inline __m512i DecodeGroup32(
+    __m512i prev, __m512i cur, const Bounds& b, unsigned first) {
+  // Lane j's four bytes select element first + j.
+  const __m512i select = _mm512_add_epi8(
+      _mm512_set_epi32(0x0F0F0F0F, 0x0E0E0E0E, 0x0D0D0D0D, 0x0C0C0C0C,
+                       0x0B0B0B0B, 0x0A0A0A0A, 0x09090909, 0x08080808,
+                       0x07070707, 0x06060606, 0x05050505, 0x04040404,
+                       0x03030303, 0x02020202, 0x01010101, 0x00000000),
+      _mm512_set1_epi8(static_cast<char>(first)));
+  const __m512i lane_start = _mm512_permutexvar_epi8(select, b.starts);
+  const __m512i lane_end = _mm512_permutexvar_epi8(select, b.ends);
+  const __m512i at = _mm512_add_epi8(lane_start, _mm512_set1_epi32(0x03020100));
+  const __mmask64 keep = _mm512_cmple_epu8_mask(at, lane_end);
+  const __m512i bytes =
+      _mm512_and_si512(_mm512_maskz_permutex2var_epi8(keep, prev, at, cur),
+                       _mm512_set1_epi8(0x7F));
+  // Byte pairs to 14 bits, then to 28 (as in GatherGroups).
+  const __m512i pairs = _mm512_maddubs_epi16(_mm512_set1_epi16(-32767), bytes);
+  __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x40000001));
+  // The fifth byte (in each lane's low byte) gives bits 28..31.
+  const __m512i at_fifth = _mm512_add_epi8(lane_start, _mm512_set1_epi8(4));
+  const __mmask64 keep_fifth =
+      _mm512_cmple_epu8_mask(at_fifth, lane_end) & 0x1111111111111111ull;
+  const __m512i fifth =
+      _mm512_maskz_permutex2var_epi8(keep_fifth, prev, at_fifth, cur);
+  value = _mm512_or_si512(value, _mm512_slli_epi32(fifth, 28));
+  if constexpr (K == FieldKind::kSint32) {
+    value = _mm512_xor_si512(
+        _mm512_srli_epi32(value, 1),
+        _mm512_sub_epi32(_mm512_setzero_si512(),
+                         _mm512_and_si512(value, _mm512_set1_epi32(1))));
+  }
+  return value;
 }
 
 // Decodes a run of records [tag_byte][varint] of kind K, *p at a value
@@ -147,7 +189,15 @@ template <FieldKind K, typename T, typename Check>
     unsigned good = bad != 0 ? static_cast<unsigned>(_tzcnt_u64(bad)) : pairs;
     const std::uint64_t over_eight =
         _mm512_cmpgt_epu8_mask(spans, _mm512_set1_epi8(7));
-    for (unsigned first = 0; first < good; first += 8) {
+    // Without a check, 32-bit kinds decode sixteen values per group (a
+    // group starts at most 16 slots into the block's kRunBlockSlots).
+    constexpr bool kSixteen =
+        !Check::kChecks && sizeof(T) == 4 && K != FieldKind::kBool;
+    for (unsigned first = 0; kSixteen && first < good; first += 16) {
+      _mm512_storeu_si512(out, DecodeGroup32<K>(prev, cur, values, first));
+      out += good - first < 16 ? good - first : 16;
+    }
+    for (unsigned first = 0; !kSixteen && first < good; first += 8) {
       const __m512i value = DecodeGroup<K>(prev, cur, values, first,
                                            ((over_eight >> first) & 0xFF) != 0);
       unsigned lanes = good - first < 8 ? good - first : 8;
