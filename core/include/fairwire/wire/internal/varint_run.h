@@ -59,7 +59,9 @@ const std::uint8_t* ParseVarintRun(
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   const bool vector_run =
       check != nullptr && BestVarintKernel() == VarintKernel::kAvx512;
-  bool optimistic = true;
+  // Values kept since the last unknown one: the bulk check (a decode wasted
+  // when a chunk holds an unknown) only after a clean stretch of a chunk.
+  std::ptrdiff_t clean = avx512::kRunBulkSlots;
 #endif
   const std::uint8_t* result;
   for (;;) {
@@ -67,14 +69,17 @@ const std::uint8_t* ParseVarintRun(
     if (vector_run && end - p >= 64) {
       while (dst_end - dst < avx512::kRunBlockSlots) grow();
       if constexpr (Check::kChecks) {
-        // Checked in bulk after decoding, while no unknown turns up; after
-        // one, per group for one call (at most one wasted decode in two).
-        if (optimistic) {
-          optimistic = avx512::DecodeRunBulk<K>(&p, end, tag_byte, &dst,
-                                                dst_end, *check);
+        // Checked in bulk after decoding where unknowns are rare; per
+        // group of eight within a chunk's length of the last one.
+        if (clean >= avx512::kRunBulkSlots) {
+          if (!avx512::DecodeRunBulk<K>(&p, end, tag_byte, &dst, dst_end,
+                                        *check)) {
+            clean = 0;
+          }
         } else {
+          T* const before = dst;
           avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
-          optimistic = true;
+          clean += dst - before;
         }
       } else {
         avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
@@ -88,7 +93,11 @@ const std::uint8_t* ParseVarintRun(
       break;
     }
     const T value = KindTraits<K>::Convert(raw);
-    if (keep(value)) {
+    if (!keep(value)) {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+      clean = 0;
+#endif
+    } else {
       if (dst == dst_end) [[unlikely]] {
         grow();
       }
