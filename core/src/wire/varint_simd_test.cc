@@ -10,10 +10,11 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
-#include "fairwire/wire/internal/copy_avx512.h"
+#include "fairwire/wire/internal/packed_fixed.h"
 #include "fairwire/wire/internal/parse.h"
 #include "simd_test_gen.h"
 
@@ -231,18 +232,33 @@ TEST(VarintKernels, EveryLengthAtEveryBlockOffsetMatchesTheReference) {
 }
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-// The packed fixed-width copy: every size around the 64- and 256-byte
-// steps, from exact-size buffers (a read or write outside is an ASan
-// failure).
-RC_GTEST_PROP(CopyKernels, CopyEqualsTheSource, ()) {
-  if (!CpuHasAvx512Varint()) return;
-  const auto size =
-      *rc::gen::resize(100, rc::gen::inRange<std::size_t>(0, 1100));
+// The packed fixed-width append: every count around the 64-byte steps, from
+// an exact-size, misaligned source (a read outside is an ASan failure), onto
+// an output that already holds values; equal to appending one by one.
+template <typename T>
+void CheckFixedAppend() {
+  const auto count = *rc::gen::inRange<std::size_t>(0, 700);
+  const auto shift = *rc::gen::inRange<std::size_t>(0, 8);
   const auto src = *rc::gen::container<std::vector<std::uint8_t>>(
-      size, rc::gen::arbitrary<std::uint8_t>());
-  std::vector<std::uint8_t> dst(size, 0xEE);
-  CopyBytesAvx512(dst.data(), src.data(), size);
-  RC_ASSERT(dst == src);
+      shift + count * sizeof(T), rc::gen::arbitrary<std::uint8_t>());
+  const auto prefix = *rc::gen::container<std::vector<T>>(
+      *rc::gen::inRange<std::size_t>(0, 20), rc::gen::arbitrary<T>());
+  const std::uint8_t* p = src.data() + shift;
+  std::vector<T> got = prefix;
+  std::vector<T> want = prefix;
+  AppendUnalignedAvx512(got, p, p + count * sizeof(T));
+  for (std::size_t i = 0; i < count; ++i) {
+    T value;
+    std::memcpy(&value, p + i * sizeof(T), sizeof(T));
+    want.push_back(value);
+  }
+  RC_ASSERT(got == want);
+}
+
+RC_GTEST_PROP(FixedKernels, AppendEqualsAppendingOneByOne, ()) {
+  if (!CpuHasAvx512Varint()) return;
+  CheckFixedAppend<std::uint64_t>();
+  CheckFixedAppend<std::uint32_t>();
 }
 #endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
 
