@@ -165,4 +165,29 @@ rc::Gen<scenario::Variant> Variant() {
   return rc::gen::elementOf(scenario::AllVariants());
 }
 
+std::string Corrupt(std::string bytes) {
+  const int edits = *rc::gen::inRange(1, 4);
+  for (int i = 0; i < edits && !bytes.empty(); ++i) {
+    const std::size_t at = *rc::gen::inRange<std::size_t>(0, bytes.size());
+    const auto byte = static_cast<char>(*rc::gen::arbitrary<std::uint8_t>());
+    switch (*rc::gen::inRange(0, 5)) {
+      case 0:
+        bytes[at] = byte;
+        break;
+      case 1:
+        bytes.insert(bytes.begin() + static_cast<long>(at), byte);
+        break;
+      case 2:
+        bytes.erase(bytes.begin() + static_cast<long>(at));
+        break;
+      case 3:
+        bytes[at] = static_cast<char>(bytes[at] | '\x80');
+        break;
+      default:
+        bytes.resize(at);
+    }
+  }
+  return bytes;
+}
+
 }  // namespace fairwire::wire::gen

@@ -7,6 +7,8 @@
 
 #include <rapidcheck.h>
 
+#include <string>
+
 #include "wire_case.h"
 #include "wire_model.h"
 
@@ -19,6 +21,11 @@ rc::Gen<model::Message> Message(const model::Schema* schema, int type,
 
 // One of scenario::AllVariants().
 rc::Gen<scenario::Variant> Variant();
+
+// `bytes` with one to three corruptions: a byte replaced, inserted or
+// erased, a continuation bit set, the input cut short. Draws its choices
+// with operator*, so call it inside a property.
+std::string Corrupt(std::string bytes);
 
 }  // namespace fairwire::wire::gen
 

@@ -90,22 +90,7 @@ RC_GTEST_PROP(WireProperties, EveryPrefixOfAValidEncodingGivesTheSameVerdict,
 RC_GTEST_PROP(WireProperties,
               FastDecoderModelAndLibprotobufAgreeOnMutatedEncodings, ()) {
   const oracle::Subject& subject = AnyFixedSubject();
-  std::string bytes = ValidEncoding(subject);
-  const int edits = *rc::gen::inRange(1, 4);
-  for (int i = 0; i < edits && !bytes.empty(); ++i) {
-    const std::size_t at = *rc::gen::inRange<std::size_t>(0, bytes.size());
-    const auto byte = static_cast<char>(*rc::gen::arbitrary<std::uint8_t>());
-    switch (*rc::gen::inRange(0, 3)) {
-      case 0:
-        bytes[at] = byte;
-        break;
-      case 1:
-        bytes.insert(bytes.begin() + static_cast<long>(at), byte);
-        break;
-      default:
-        bytes.erase(bytes.begin() + static_cast<long>(at));
-    }
-  }
+  const std::string bytes = gen::Corrupt(ValidEncoding(subject));
   if (const auto v = oracle::CheckAgreement(subject, AsBytes(bytes)))
     RC_FAIL(*v);
 }

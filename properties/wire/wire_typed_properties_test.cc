@@ -188,40 +188,13 @@ RC_GTEST_PROP(WireTyped, TypedBindingsAgreeOnLongPackedAndUnpackedRuns, ()) {
   }
 }
 
-// A valid encoding with one to three corruptions: a byte replaced, inserted
-// or erased, a continuation bit set, the input cut short.
-std::string Corrupt(std::string bytes) {
-  const int edits = *rc::gen::inRange(1, 4);
-  for (int i = 0; i < edits && !bytes.empty(); ++i) {
-    const std::size_t at = *rc::gen::inRange<std::size_t>(0, bytes.size());
-    const auto byte = static_cast<char>(*rc::gen::arbitrary<std::uint8_t>());
-    switch (*rc::gen::inRange(0, 5)) {
-      case 0:
-        bytes[at] = byte;
-        break;
-      case 1:
-        bytes.insert(bytes.begin() + static_cast<long>(at), byte);
-        break;
-      case 2:
-        bytes.erase(bytes.begin() + static_cast<long>(at));
-        break;
-      case 3:
-        bytes[at] = static_cast<char>(bytes[at] | '\x80');
-        break;
-      default:
-        bytes.resize(at);
-    }
-  }
-  return bytes;
-}
-
 RC_GTEST_PROP(WireTyped, TypedBindingsRejectAtTheSameOffset, ()) {
   const Fixed which = AnyFixed();
   const oracle::Subject& subject = oracle::FixedSubject(which);
   const model::Message m = *gen::Message(&subject.model, 0);
   const std::string valid =
       scenario::EncodeVariant(subject.model, m, *gen::Variant());
-  const std::string bytes = Corrupt(valid);
+  const std::string bytes = gen::Corrupt(valid);
   RC_CLASSIFY(!oracle::RunTyped(which, AsBytes(bytes)).ok, "rejected");
   RequireTypedAgreesWithDecode(which, "corrupted", bytes);
   // Every prefix of the valid encoding (at most 64, evenly spread).
