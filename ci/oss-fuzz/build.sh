@@ -130,7 +130,7 @@ for target in "${targets[@]}"; do
     echo "[libfuzzer]"
     echo "timeout = 25"
     # The target's own flags (fuzz/<target>/<target>.options), as
-    # ci/fairwire fuzz run passes them.
+    # tools/fairwire/fairwire fuzz run passes them.
     if [ -f "$root/fuzz/$target/$target.options" ]; then
       sed -n '/^\[libfuzzer\]/,/^\[/{/^\[/d;/^[[:space:]]*#/d;/^[[:space:]]*$/d;p}' \
         "$root/fuzz/$target/$target.options"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "poll_script.h"
+#include "fairwire/scenarios/poll_script_codec.h"
 
 namespace fairwire::poll::seeds {
 namespace {

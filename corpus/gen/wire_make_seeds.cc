@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "oracle.h"
-#include "wire_case.h"
-#include "wire_model.h"
-#include "wire_records.h"
-#include "wire_schema_case.h"
+#include "fairwire/checks/wire_oracle.h"
+#include "fairwire/models/wire_model.h"
+#include "fairwire/scenarios/wire_case.h"
+#include "fairwire/scenarios/wire_records.h"
+#include "fairwire/scenarios/wire_schema_case.h"
 
 namespace fairwire::wire::seeds {
 namespace {

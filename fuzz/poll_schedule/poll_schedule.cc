@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "poll_checks.h"
-#include "poll_script.h"
-#include "target.h"
+#include "fairwire/checks/poll_checks.h"
+#include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/poll_script_codec.h"
 
 namespace fairwire::fuzz {
 namespace {

@@ -3,14 +3,14 @@
 // is the payload. fairwire::wire, the reference model, libprotobuf's
 // DynamicMessage and its generated code must agree on accept/reject and on
 // the canonical re-serialisation; the typed bindings (DecodeInto, see
-// fuzz/oracle/typed_subjects.h) must agree with Decode on the reason and
-// offset of a rejection and, on accept, field by field.
+// fairwire/checks/wire_typed_subjects.h) must agree with Decode on the reason
+// and offset of a rejection and, on accept, field by field.
 #include <string>
 #include <vector>
 
-#include "oracle.h"
-#include "target.h"
-#include "wire_records.h"
+#include "fairwire/checks/wire_oracle.h"
+#include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/wire_records.h"
 
 namespace fairwire::fuzz {
 namespace {

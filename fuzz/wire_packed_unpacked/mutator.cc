@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "wire_checks.h"
-#include "wire_records.h"
+#include "fairwire/checks/wire_checks.h"
+#include "fairwire/scenarios/wire_records.h"
 
 extern "C" __attribute__((weak)) std::size_t LLVMFuzzerMutate(
     std::uint8_t* data, std::size_t size, std::size_t max_size);

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "target.h"
-#include "wire_case.h"
-#include "wire_checks.h"
-#include "wire_records.h"
+#include "fairwire/checks/wire_checks.h"
+#include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/wire_case.h"
+#include "fairwire/scenarios/wire_records.h"
 
 namespace fairwire::fuzz {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "oracle.h"
-#include "schema_build.h"
-#include "target.h"
-#include "wire_records.h"
-#include "wire_schema_case.h"
+#include "fairwire/checks/wire_oracle.h"
+#include "fairwire/checks/wire_schema_build.h"
+#include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/wire_records.h"
+#include "fairwire/scenarios/wire_schema_case.h"
 
 namespace fairwire::fuzz {
 namespace {

@@ -1,5 +1,5 @@
 // The reference model. Read it beside DESIGN.md's policy table.
-#include "poll_model.h"
+#include "fairwire/models/poll_model.h"
 
 #include <utility>
 

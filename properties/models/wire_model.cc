@@ -1,6 +1,6 @@
 // The reference model, one byte at a time. Each rule of DESIGN.md's "Wire
 // core" list appears once, in the order a reader meets it.
-#include "wire_model.h"
+#include "fairwire/models/wire_model.h"
 
 #include <algorithm>
 #include <cstring>

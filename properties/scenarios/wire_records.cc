@@ -1,4 +1,4 @@
-#include "wire_records.h"
+#include "fairwire/scenarios/wire_records.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,8 +1,8 @@
-#include "wire_schema_case.h"
+#include "fairwire/scenarios/wire_schema_case.h"
 
 #include <algorithm>
 
-#include "wire_records.h"
+#include "fairwire/scenarios/wire_records.h"
 
 namespace fairwire::wire::scenario {
 namespace {

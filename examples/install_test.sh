@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs fairwire into a fresh prefix, then builds examples/consumer against
+# it as a user's project: the cores, and a fuzz target of its own built with
+# clang-14, libFuzzer and ASan+UBSan; runs the consumer's ctest (the cores,
+# the corpus replay, a 5 s fuzz smoke) and the installed `fairwire` command.
+#   install_test.sh SOURCE_DIR WORK_DIR CXX CLANGXX
+set -euo pipefail
+src=$1 work=$2 cxx=$3 clangxx=$4
+rm -rf "$work"
+mkdir -p "$work"
+step() { echo "=== install_test: $*"; }
+step "install fairwire ($cxx, Release) into $work/prefix"
+cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER="$cxx" -DFAIRWIRE_BUILD_TESTS=OFF -DFAIRWIRE_BUILD_TOOLS=ON \
+  -DCMAKE_INSTALL_PREFIX="$work/prefix" >"$work/configure.log"
+cmake --build "$work/build" >"$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
+cmake --install "$work/build" >"$work/install.log"
+
+step "configure and build examples/consumer ($clangxx, libFuzzer, ASan+UBSan)"
+cmake -S "$src/examples/consumer" -B "$work/consumer" -G Ninja \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clangxx" \
+  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DFAIRWIRE_BUILD_FUZZERS=ON -DFAIRWIRE_FUZZ_ENGINE=libfuzzer \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/consumer.log" || { cat "$work/consumer.log"; exit 1; }
+cmake --build "$work/consumer"
+
+step "ctest in the consumer"
+ctest --test-dir "$work/consumer" --output-on-failure | tee "$work/ctest.log"
+for t in consumer.uses_the_cores corpus.consumer_int64_list fuzz-smoke.libfuzzer.consumer_int64_list; do
+  grep -q "Test *#[0-9]*: $t .*Passed" "$work/ctest.log" || { echo "install_test: $t did not pass"; exit 1; }
+done
+
+step "the installed fairwire command finds the consumer's target"
+PATH="$work/prefix/bin:$PATH" fairwire fuzz list --build-dir "$work/consumer" | tee "$work/list.log"
+grep -q consumer_int64_list "$work/list.log"
+echo "install_test: passed"

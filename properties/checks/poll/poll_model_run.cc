@@ -1,0 +1,29 @@
+// The model's run of a script (poll_checks.h ModelRun): its prediction per
+// call and, before each call, which children were ready and how many live.
+#include "fairwire/checks/poll_checks.h"
+
+namespace fairwire::poll {
+
+ModelRun RunModel(const PollScript& script, PolicyKind policy) {
+  ModelRun run;
+  PollModel model(policy, script.children, script.draws);
+  const std::size_t n = model.size();
+  run.children = n;
+  run.calls.reserve(script.calls);
+  run.polled.reserve(std::size_t{script.calls} * n);
+  run.polled_begin.reserve(std::size_t{script.calls} + 1);
+  run.live_before.reserve(script.calls);
+  run.ready_before.resize(std::size_t{script.calls} * n);
+  for (std::size_t t = 0; t < script.calls; ++t) {
+    for (std::size_t i = 0; i < n; ++i) {
+      run.ready_before[t * n + i] = model.IsReady(i) ? 1 : 0;
+    }
+    run.live_before.push_back(model.live());
+    run.polled_begin.push_back(run.polled.size());
+    run.calls.push_back(model.CallInto(run.polled));
+  }
+  run.polled_begin.push_back(run.polled.size());
+  return run;
+}
+
+}  // namespace fairwire::poll

@@ -1,0 +1,295 @@
+#include "fairwire/checks/wire_oracle.h"
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/dynamic_message.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "fairwire/checks/wire_typed_subjects.h"
+#include "fairwire/models/wire_model.h"
+#include "fairwire/protobuf/schema_from_descriptor.h"
+#include "fairwire/scenarios/wire_records.h"
+#include "fairwire/wire/decoder.h"
+#include "fairwire/wire/message.h"
+#include "fairwire/wire/serialize.h"
+#include "fairwire_test.pb.h"
+#include "fairwire_test3.pb.h"
+
+namespace fairwire::wire::oracle {
+namespace {
+
+namespace pb = google::protobuf;
+
+model::Kind KindOf(pb::FieldDescriptor::Type type) {
+  switch (type) {
+    case pb::FieldDescriptor::TYPE_INT32:
+      return model::Kind::kInt32;
+    case pb::FieldDescriptor::TYPE_INT64:
+      return model::Kind::kInt64;
+    case pb::FieldDescriptor::TYPE_UINT32:
+      return model::Kind::kUint32;
+    case pb::FieldDescriptor::TYPE_UINT64:
+      return model::Kind::kUint64;
+    case pb::FieldDescriptor::TYPE_SINT32:
+      return model::Kind::kSint32;
+    case pb::FieldDescriptor::TYPE_SINT64:
+      return model::Kind::kSint64;
+    case pb::FieldDescriptor::TYPE_BOOL:
+      return model::Kind::kBool;
+    case pb::FieldDescriptor::TYPE_ENUM:
+      return model::Kind::kEnum;
+    case pb::FieldDescriptor::TYPE_FIXED32:
+      return model::Kind::kFixed32;
+    case pb::FieldDescriptor::TYPE_FIXED64:
+      return model::Kind::kFixed64;
+    case pb::FieldDescriptor::TYPE_SFIXED32:
+      return model::Kind::kSfixed32;
+    case pb::FieldDescriptor::TYPE_SFIXED64:
+      return model::Kind::kSfixed64;
+    case pb::FieldDescriptor::TYPE_FLOAT:
+      return model::Kind::kFloat;
+    case pb::FieldDescriptor::TYPE_DOUBLE:
+      return model::Kind::kDouble;
+    case pb::FieldDescriptor::TYPE_STRING:
+      return model::Kind::kString;
+    case pb::FieldDescriptor::TYPE_BYTES:
+      return model::Kind::kBytes;
+    default:
+      return model::Kind::kMessage;  // message (groups are not in our schemas)
+  }
+}
+
+std::string Bytes(const std::string& s) {
+  return records::Hex(
+      ByteSpan(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()), 48);
+}
+
+std::string Records(const model::Schema& schema, const std::string& s) {
+  return records::Describe(
+      &schema, 0,
+      ByteSpan(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()), 2);
+}
+
+}  // namespace
+
+void SilenceLibprotobufLogs() {
+  static const bool silenced = [] {
+    pb::SetLogHandler(nullptr);
+    return true;
+  }();
+  (void)silenced;
+}
+
+Verdict DecodeWithLibprotobuf(const pb::Message& prototype, ByteSpan input) {
+  SilenceLibprotobufLogs();
+  std::unique_ptr<pb::Message> m(prototype.New());
+  Verdict out;
+  out.ok =
+      m->ParsePartialFromArray(input.data(), static_cast<int>(input.size()));
+  if (out.ok) {
+    out.canonical = m->SerializePartialAsString();
+  } else {
+    out.reason = "rejected";
+  }
+  return out;
+}
+
+Verdict DecodeWithModel(const model::Schema& schema, ByteSpan input) {
+  model::Message m;
+  const model::Status st = model::Decode(schema, 0, input, m);
+  Verdict out;
+  out.ok = st.ok;
+  if (st.ok) {
+    out.canonical = model::Serialize(schema, m);
+  } else {
+    out.reason = st.reason + " at byte " + std::to_string(st.offset);
+  }
+  return out;
+}
+
+Verdict DecodeWithFairwire(const wire::Schema& schema, ByteSpan input) {
+  Verdict out;
+  wire::Message m(schema, 0);
+  const wire::DecodeStatus st = wire::Decode(input, m);
+  out.ok = st.ok();
+  if (out.ok) {
+    out.canonical = wire::Serialize(m);
+  } else {
+    out.reason = wire::ToString(st);
+  }
+  return out;
+}
+
+model::Schema ModelSchemaFromDescriptor(const pb::Descriptor& root) {
+  model::Schema schema;
+  std::map<const pb::Descriptor*, int> message_index;
+  std::map<std::pair<const pb::EnumDescriptor*, bool>, int> enum_index;
+  std::vector<const pb::Descriptor*> queue{&root};
+  message_index[&root] = 0;
+  schema.messages.emplace_back();
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const pb::Descriptor* d = queue[q];
+    model::MessageType type;
+    type.name = d->full_name();
+    for (int i = 0; i < d->field_count(); ++i) {
+      const pb::FieldDescriptor* fd = d->field(i);
+      model::Field f;
+      f.number = static_cast<std::uint32_t>(fd->number());
+      f.name = fd->name();
+      f.kind = KindOf(fd->type());
+      f.repeated = fd->is_repeated();
+      f.packed = fd->is_packed();
+      const bool proto3 =
+          fd->file()->syntax() == pb::FileDescriptor::SYNTAX_PROTO3;
+      f.check_utf8 = proto3 && f.kind == model::Kind::kString;
+      f.has_presence = fd->has_presence();
+      if (f.kind == model::Kind::kEnum) {
+        const auto key = std::make_pair(fd->enum_type(), !proto3);
+        auto it = enum_index.find(key);
+        if (it == enum_index.end()) {
+          model::EnumType e;
+          e.name = fd->enum_type()->full_name();
+          e.closed = !proto3;
+          for (int v = 0; v < fd->enum_type()->value_count(); ++v) {
+            e.values.push_back(fd->enum_type()->value(v)->number());
+            e.value_names.push_back(fd->enum_type()->value(v)->name());
+          }
+          it = enum_index.emplace(key, static_cast<int>(schema.enums.size()))
+                   .first;
+          schema.enums.push_back(std::move(e));
+        }
+        f.enum_index = it->second;
+      }
+      if (f.kind == model::Kind::kMessage) {
+        auto it = message_index.find(fd->message_type());
+        if (it == message_index.end()) {
+          it = message_index
+                   .emplace(fd->message_type(), static_cast<int>(queue.size()))
+                   .first;
+          queue.push_back(fd->message_type());
+          schema.messages.emplace_back();
+        }
+        f.message_index = it->second;
+      }
+      type.fields.push_back(std::move(f));
+    }
+    schema.messages[q] = std::move(type);
+  }
+  return schema;
+}
+
+Subject MakeSubject(const pb::Descriptor& root, pb::MessageFactory& factory) {
+  Subject s;
+  s.name = root.full_name();
+  s.model = ModelSchemaFromDescriptor(root);
+  std::string error;
+  std::int32_t root_index = 0;
+  s.fairwire =
+      fairwire::protobuf::SchemaFromDescriptor(root, &root_index, &error);
+  s.adapter_error = error;
+  s.dynamic = factory.GetPrototype(&root);
+  return s;
+}
+
+std::optional<std::string> Compare(std::string_view a_name, const Verdict& a,
+                                   std::string_view b_name, const Verdict& b,
+                                   const model::Schema& schema) {
+  std::string head(a_name);
+  head += "-vs-";
+  head += b_name;
+  if (a.ok != b.ok) {
+    return head + "-accept: " + std::string(a_name) +
+           (a.ok ? " accepts" : " rejects (" + a.reason + ")") + ", " +
+           std::string(b_name) +
+           (b.ok ? " accepts" : " rejects (" + b.reason + ")") +
+           (a.ok ? "\n  " + std::string(a_name) + " re-serialises to " +
+                       Bytes(a.canonical)
+                 : "") +
+           (b.ok ? "\n  " + std::string(b_name) + " re-serialises to " +
+                       Bytes(b.canonical)
+                 : "");
+  }
+  if (!a.ok || a.canonical == b.canonical) return std::nullopt;
+  std::size_t at = 0;
+  while (at < a.canonical.size() && at < b.canonical.size() &&
+         a.canonical[at] == b.canonical[at]) {
+    ++at;
+  }
+  return head + "-bytes: canonical re-serialisations differ from byte " +
+         std::to_string(at) + "\n  " + std::string(a_name) + ": " +
+         Bytes(a.canonical) + "\n" + Records(schema, a.canonical) + "  " +
+         std::string(b_name) + ": " + Bytes(b.canonical) + "\n" +
+         Records(schema, b.canonical);
+}
+
+std::string TruncateEnumUnknowns(const model::Schema& schema,
+                                 const std::string& canonical) {
+  model::Message m;
+  const auto* data = reinterpret_cast<const std::uint8_t*>(canonical.data());
+  if (!model::Decode(schema, 0, ByteSpan(data, canonical.size()), m).ok) {
+    return canonical;
+  }
+  model::TruncateClosedEnumUnknowns(schema, m);
+  return model::Serialize(schema, m);
+}
+
+std::optional<std::string> CheckAgreement(const Subject& subject,
+                                          ByteSpan input) {
+  const Verdict dynamic = DecodeWithLibprotobuf(*subject.dynamic, input);
+  const Verdict model_out = DecodeWithModel(subject.model, input);
+  if (subject.fairwire) {
+    const Verdict fast = DecodeWithFairwire(*subject.fairwire, input);
+    if (auto v =
+            Compare("fairwire", fast, "libprotobuf", dynamic, subject.model)) {
+      return v;
+    }
+    if (subject.fixed) {
+      if (auto v = CheckTyped(*subject.fixed, input)) return v;
+    }
+  } else {
+    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
+  }
+  if (auto v =
+          Compare("model", model_out, "libprotobuf", dynamic, subject.model)) {
+    return v;
+  }
+  if (subject.generated != nullptr) {
+    // Allow for the one documented difference: truncate closed-enum unknown
+    // varints on both sides, then compare.
+    Verdict gen = DecodeWithLibprotobuf(*subject.generated, input);
+    Verdict dyn = dynamic;
+    if (gen.ok)
+      gen.canonical = TruncateEnumUnknowns(subject.model, gen.canonical);
+    if (dyn.ok)
+      dyn.canonical = TruncateEnumUnknowns(subject.model, dyn.canonical);
+    if (auto v = Compare("generated", gen, "libprotobuf", dyn, subject.model)) {
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+const Subject& FixedSubject(Fixed which) {
+  static const std::vector<Subject>* const subjects = [] {
+    static pb::DynamicMessageFactory factory;
+    auto* v = new std::vector<Subject>();
+    const pb::Message* generated[kFixedCount] = {
+        &fairwire::test::AllKinds::default_instance(),
+        &fairwire::test::AllKinds3::default_instance(),
+        &fairwire::test::Nested::default_instance(),
+        &fairwire::test::Nested3::default_instance()};
+    for (const pb::Message* g : generated) {
+      Subject s = MakeSubject(*g->GetDescriptor(), factory);
+      s.generated = g;
+      s.fixed = static_cast<Fixed>(v->size());
+      v->push_back(std::move(s));
+    }
+    return v;
+  }();
+  return (*subjects)[static_cast<std::size_t>(which)];
+}
+
+}  // namespace fairwire::wire::oracle

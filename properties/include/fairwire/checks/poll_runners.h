@@ -1,0 +1,111 @@
+// Templates that build each composite over ScriptedChild children for a
+// script and drive it (poll_harness.h). Select needs its child count at
+// compile time, so RunSelect instantiates Select for 1..kMaxN children and
+// picks the instantiation by the script's child count.
+//
+// To keep the build small, scripts of more than kTypedSelectMax children run
+// through Select<BoxedPolicy, ...>, where BoxedPolicy forwards to the core's
+// policy object of the script's kind (the same Select code, one
+// instantiation per size for all policies); smaller scripts run through
+// Select<Sticky, ...>, Select<RoundRobin, ...>, ... themselves.
+#ifndef FAIRWIRE_CHECKS_POLL_RUNNERS_H_
+#define FAIRWIRE_CHECKS_POLL_RUNNERS_H_
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "fairwire/checks/poll_harness.h"
+#include "fairwire/poll/internal/dispatch.h"
+#include "fairwire/poll/nested.h"
+#include "fairwire/poll/policy.h"
+#include "fairwire/poll/select.h"
+#include "fairwire/poll/select_all.h"
+
+namespace fairwire::poll {
+namespace internal {
+
+template <std::size_t>
+using ScriptedChildAt = ScriptedChild;
+
+template <class P, std::size_t... I>
+Observation RunSelectOf(const PollScript& s, P policy, const std::string& name,
+                        std::index_sequence<I...>) {
+  Recorder recorder;
+  Select<P, ScriptedChildAt<I>...> select(
+      std::move(policy), ScriptedChild(I, &s.children[I], &recorder)...);
+  return Drive(s, select, recorder, name, [](const auto& event) {
+    return TagAndEvent{event.index(),
+                       std::visit([](std::uint8_t e) { return e; }, event)};
+  });
+}
+
+// Select<P, ScriptedChild x n> for the script's n children, n <= kMaxN;
+// make_policy() gives the policy object.
+template <class P, std::size_t kMaxN = kMaxScriptChildren, class MakePolicy>
+Observation RunSelect(const PollScript& s, MakePolicy make_policy,
+                      const std::string& name) {
+  return Dispatch<kMaxN>(s.children.size() - 1, [&](auto k) {
+    return RunSelectOf<P>(s, make_policy(), name,
+                          std::make_index_sequence<decltype(k)::value + 1>());
+  });
+}
+
+// SelectAll<P, ScriptedChild> with the script's children added in order.
+template <class P, class MakePolicy>
+Observation RunSelectAll(const PollScript& s, MakePolicy make_policy,
+                         const std::string& name) {
+  Recorder recorder;
+  SelectAll<P, ScriptedChild> all(make_policy());
+  for (std::size_t i = 0; i < s.children.size(); ++i) {
+    all.Add(ScriptedChild(i, &s.children[i], &recorder));
+  }
+  return Drive(s, all, recorder, name, [](const auto& event) {
+    return TagAndEvent{event.index, event.event};
+  });
+}
+
+// Scripts with at most this many children run through Select<P, ...> with
+// the policy type P itself.
+inline constexpr std::size_t kTypedSelectMax = 6;
+
+// Any of the core's policies, chosen at run time; forwards each call.
+class BoxedPolicy {
+ public:
+  using Box = std::variant<Priority, Sticky, RoundRobin, Budgeted<2>,
+                           Budgeted<3>, RandomStart<ScriptedRng>>;
+  explicit BoxedPolicy(Box box) : box_(std::move(box)) {}
+  std::size_t Start(std::size_t n) {
+    return std::visit([&](auto& p) -> std::size_t { return p.Start(n); }, box_);
+  }
+  void OnReady(std::size_t child, std::size_t n) {
+    std::visit([&](auto& p) { p.OnReady(child, n); }, box_);
+  }
+  void OnRemove(std::size_t child, std::size_t n_after) {
+    std::visit([&](auto& p) { p.OnRemove(child, n_after); }, box_);
+  }
+
+ private:
+  Box box_;
+};
+
+// The core policy object for `policy` (not kNested); RandomStart draws
+// from `draws`.
+BoxedPolicy::Box MakePolicy(PolicyKind policy,
+                            const std::vector<std::uint8_t>* draws);
+
+// Select<BoxedPolicy, ScriptedChild x n>: any script, any policy.
+Observation RunSelectBoxed(const PollScript& s, PolicyKind policy);
+// Select<P, ScriptedChild x n> for n <= kTypedSelectMax, or
+// SelectAll<P, ScriptedChild>, with P the policy's own type.
+Observation RunTyped(const PollScript& s, PolicyKind policy,
+                     CompositeKind kind);
+// The nested baseline over the script's children.
+Observation RunNested(const PollScript& s);
+
+}  // namespace internal
+}  // namespace fairwire::poll
+
+#endif  // FAIRWIRE_CHECKS_POLL_RUNNERS_H_

@@ -1,0 +1,107 @@
+// The differential oracle of the wire suite: runs the same bytes through the
+// fast decoder (fairwire::wire), the reference model and libprotobuf 3.21
+// (DynamicMessage, and generated code for the fixed schemas), and compares
+// accept/reject and, on accept, the canonical re-serialisations.
+//
+// libprotobuf's generated code and DynamicMessage differ on one point: a
+// closed-enum value outside its enum arriving unpacked as a varint of 2^32 or
+// more is kept with all 64 bits by generated code, with the low 32 bits
+// (sign-extended) by DynamicMessage. (Arriving packed, both keep all 64 bits.)
+// fairwire follows DynamicMessage and is compared with it exactly; the
+// comparison of generated code with DynamicMessage truncates such unknown
+// values on both sides first.
+#ifndef FAIRWIRE_CHECKS_WIRE_ORACLE_H_
+#define FAIRWIRE_CHECKS_WIRE_ORACLE_H_
+
+#include <google/protobuf/message.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "fairwire/models/wire_model_schema.h"
+#include "fairwire/scenarios/bytes.h"
+#include "fairwire/wire/schema.h"
+
+namespace fairwire::wire::oracle {
+
+using fairwire::ByteSpan;
+
+// The fixed schemas of properties/proto, in this order.
+enum class Fixed { kAllKinds, kAllKinds3, kNested, kNested3 };
+inline constexpr int kFixedCount = 4;
+
+// What one decoder made of an input.
+struct Verdict {
+  bool ok = false;
+  std::string canonical;  // the canonical re-serialisation, when ok
+  std::string reason;     // why it rejected, when known
+};
+
+// A message type under test, in the three decoders' forms. Root is message 0.
+struct Subject {
+  std::string name;
+  model::Schema model;
+  std::optional<wire::Schema> fairwire;  // nullopt: the adapter refused
+  std::string adapter_error;
+  const google::protobuf::Message* dynamic = nullptr;    // DynamicMessage
+  const google::protobuf::Message* generated = nullptr;  // may be null
+  // Set for the fixed schemas: CheckAgreement then also compares the typed
+  // bindings of typed_subjects.h with Decode.
+  std::optional<Fixed> fixed;
+};
+
+// libprotobuf: ParsePartialFromArray, then SerializePartialAsString.
+Verdict DecodeWithLibprotobuf(const google::protobuf::Message& prototype,
+                              ByteSpan input);
+
+// The reference model and its canonical serialization.
+Verdict DecodeWithModel(const model::Schema& schema, ByteSpan input);
+
+// fairwire::wire::Decode then fairwire::wire::Serialize.
+Verdict DecodeWithFairwire(const wire::Schema& schema, ByteSpan input);
+
+// The model schema of `root` and every type reachable from it (root first),
+// deciding packed, presence, UTF-8 and closed enums as libprotobuf does.
+model::Schema ModelSchemaFromDescriptor(
+    const google::protobuf::Descriptor& root);
+
+// Builds a Subject for `root` (its pool must outlive the subject): the model
+// schema, the fairwire schema via fairwire::protobuf, and a DynamicMessage
+// prototype from `factory`.
+Subject MakeSubject(const google::protobuf::Descriptor& root,
+                    google::protobuf::MessageFactory& factory);
+
+// nullopt when a and b agree; otherwise "<a>-vs-<b>-accept: ..." or
+// "<a>-vs-<b>-bytes: ..." with both re-serialisations as annotated records.
+std::optional<std::string> Compare(std::string_view a_name, const Verdict& a,
+                                   std::string_view b_name, const Verdict& b,
+                                   const model::Schema& schema);
+
+// `canonical` (a canonical encoding under `schema`) with every closed-enum
+// unknown varint truncated to 32 bits and sign-extended
+// (model::TruncateClosedEnumUnknowns): the form in which generated code,
+// DynamicMessage and packed or unpacked arrival all agree.
+std::string TruncateEnumUnknowns(const model::Schema& schema,
+                                 const std::string& canonical);
+
+// Runs every decoder of `subject` on `input` and returns the first
+// disagreement with DynamicMessage (generated code allowing for the
+// closed-enum difference above), or nullopt. For a fixed subject the typed
+// bindings must also agree with Decode (CheckTyped in typed_subjects.h:
+// status, reason and offset; values field by field; unknown-field bytes).
+std::optional<std::string> CheckAgreement(const Subject& subject,
+                                          ByteSpan input);
+
+// The subject of a fixed schema, built once.
+const Subject& FixedSubject(Fixed which);
+
+// Discards libprotobuf's log output (invalid UTF-8 warnings, ...).
+void SilenceLibprotobufLogs();
+
+}  // namespace fairwire::wire::oracle
+
+#endif  // FAIRWIRE_CHECKS_WIRE_ORACLE_H_

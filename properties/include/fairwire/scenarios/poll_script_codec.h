@@ -1,0 +1,52 @@
+// The poll scenario's byte codec, printer and shrinker: every byte string
+// decodes to some valid PollScript (DecodePollScript is total) and
+// EncodePollScript gives bytes that decode back to the same script.
+#ifndef FAIRWIRE_SCENARIOS_POLL_SCRIPT_CODEC_H_
+#define FAIRWIRE_SCENARIOS_POLL_SCRIPT_CODEC_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fairwire/models/poll_script.h"
+
+namespace fairwire::poll {
+
+// "Priority", "Sticky", "RoundRobin", "Budgeted<2>", ...
+std::string_view PolicyName(PolicyKind policy);
+
+// The protocol name of id (id % 8).
+std::string_view ProtocolName(std::uint8_t id);
+
+// True when the script is within the limits of fairwire/models/poll_script.h
+// (every decoded script is).
+bool IsValid(const PollScript& script);
+
+// Total decoder: any bytes give a valid script (missing bytes read as 0,
+// trailing bytes are ignored).
+PollScript DecodePollScript(std::span<const std::uint8_t> bytes);
+
+// The canonical bytes of a valid script: DecodePollScript(Encode(s)) == s.
+std::vector<std::uint8_t> EncodePollScript(const PollScript& script);
+
+// The script for a person, e.g.
+//   policy Sticky, 2 calls, 2 children
+//     child 0: [R0] loop
+//     child 1: [R0]
+// Ends with a newline.
+std::string DescribePollScript(const PollScript& script);
+
+// One-line form of a child's outcomes: "[R3 P W D T] loop".
+std::string DescribeOutcomes(const ChildScript& child);
+
+// Scripts one step simpler than `script` (one child fewer, fewer calls, one
+// outcome fewer or simpler, no loop, no wakes, draws or protocols),
+// simplest first. Each is valid and differs from `script`.
+std::vector<PollScript> ShrinkPollScript(const PollScript& script);
+
+}  // namespace fairwire::poll
+
+#endif  // FAIRWIRE_SCENARIOS_POLL_SCRIPT_CODEC_H_

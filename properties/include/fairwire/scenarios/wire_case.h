@@ -1,0 +1,75 @@
+// WireCase: the scenario of wire_packed_unpacked and of the encoding-variant
+// properties. A typed message of one of the fixed schemas, which the check
+// encodes in every variant (packed, unpacked, chunks, interleaved, padded
+// varints, ...) and as the input gave it.
+//
+// Bytes: byte 0 picks the root schema (even: proto2 AllKinds, odd: proto3
+// AllKinds3); the rest is a wire payload. Decoding is total: malformed or
+// rejected top-level records are dropped, the others make the message.
+#ifndef FAIRWIRE_SCENARIOS_WIRE_CASE_H_
+#define FAIRWIRE_SCENARIOS_WIRE_CASE_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fairwire/models/wire_model.h"
+#include "fairwire/scenarios/bytes.h"
+
+namespace fairwire::wire::scenario {
+
+using fairwire::Bytes;
+using fairwire::ByteSpan;
+
+// How a message is written: every variant decodes to the same value.
+struct Variant {
+  enum class Packing : std::uint8_t {
+    kDeclared,  // as the schema declares
+    kPacked,    // every packable repeated field packed
+    kUnpacked,  // every packable repeated field unpacked
+    kMixed,     // runs of `chunk` (or 2) elements, packed and unpacked in turn
+  };
+  const char* name = "declared";
+  Packing packing = Packing::kDeclared;
+  int chunk = 0;  // packed records of at most `chunk` elements (0: one)
+  bool empty_packed = false;  // an empty packed record before each packed field
+  bool interleave = false;    // fields' records round-robin
+  int pad = 0;                // extra bytes on every varint value and length
+  bool pad_tags = false;      // tags padded to 5 bytes
+  bool unknown_first = false;  // unknown records before the known fields
+};
+
+// Every variant the checks use.
+const std::vector<Variant>& AllVariants();
+
+// A typed message of the fixed schema `root` (0: AllKinds, 1: AllKinds3).
+struct WireCase {
+  int root = 0;
+  model::Message message;
+  Bytes payload;  // the accepted records of the input, as given
+};
+
+// The case of `input` (total) for `schemas[root]`.
+WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input);
+
+// Byte 0 and the message's canonical encoding.
+Bytes EncodeCase(const model::Schema& schema, const WireCase& c);
+
+// The message written in `variant`.
+std::string EncodeVariant(const model::Schema& schema,
+                          const model::Message& message,
+                          const Variant& variant);
+
+// The message, field by field, for a person.
+std::string DescribeMessage(const model::Schema& schema,
+                            const model::Message& message, int indent = 0);
+
+// Messages one step simpler than `message`, simplest first: without unknown
+// records, without each field, with one element fewer, with values zeroed.
+std::vector<model::Message> SimplerMessages(const model::Schema& schema,
+                                            const model::Message& message);
+
+}  // namespace fairwire::wire::scenario
+
+#endif  // FAIRWIRE_SCENARIOS_WIRE_CASE_H_

@@ -1,0 +1,144 @@
+// Unit tests of the PollScript codec, printer and shrinker, and of the
+// reference model and the checks on fixed scripts.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "fairwire/checks/poll_checks.h"
+#include "fairwire/models/poll_model.h"
+#include "fairwire/scenarios/poll_script_codec.h"
+
+namespace fairwire::poll {
+namespace {
+
+Outcome R(std::uint8_t e) { return {OutcomeKind::kReady, e}; }
+Outcome P() { return {OutcomeKind::kPending, 0}; }
+Outcome W() { return {OutcomeKind::kPendingSelfWake, 0}; }
+Outcome D() { return {OutcomeKind::kDone, 0}; }
+Outcome T() { return {OutcomeKind::kThrow, 0}; }
+
+PollScript Example() {
+  PollScript s;
+  s.policy = PolicyKind::kSticky;
+  s.calls = 6;
+  s.children = {ChildScript{{R(1), R(2), P()}, true, {0, 1}},
+                ChildScript{{W(), R(3), D()}, false, {}},
+                ChildScript{{T(), R(4)}, false, {7}}};
+  s.wakes = {ExternalWake{1, 2}};
+  s.draws = {5, 9};
+  return s;
+}
+
+TEST(PollScriptCodec, EncodedExampleDecodesToItself) {
+  const PollScript s = Example();
+  ASSERT_TRUE(IsValid(s));
+  EXPECT_EQ(DecodePollScript(EncodePollScript(s)), s);
+}
+
+TEST(PollScriptCodec, EmptyInputIsOneIdleChildForOneCall) {
+  const PollScript s = DecodePollScript({});
+  EXPECT_TRUE(IsValid(s));
+  EXPECT_EQ(s.children.size(), 1u);
+  EXPECT_EQ(s.calls, 1);
+}
+
+TEST(PollScriptCodec, EveryPrefixOfAnEncodingDecodesToAValidScript) {
+  const std::vector<std::uint8_t> bytes = EncodePollScript(Example());
+  for (std::size_t n = 0; n <= bytes.size(); ++n) {
+    const PollScript s =
+        DecodePollScript(std::span<const std::uint8_t>(bytes.data(), n));
+    EXPECT_TRUE(IsValid(s)) << n;
+  }
+}
+
+TEST(PollScriptCodec, DescribeShowsPolicyChildrenWakesAndDraws) {
+  const std::string text = DescribePollScript(Example());
+  EXPECT_NE(text.find("policy Sticky, 6 calls, 3 children"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("child 0: [R1 R2 P] loop  protocols /ipfs/ping/1.0.0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("child 1: [W R3 D]"), std::string::npos) << text;
+  EXPECT_NE(text.find("wake child 2 after call 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("draws 5 9"), std::string::npos) << text;
+}
+
+TEST(PollScriptShrink, CandidatesAreValidAndStartWithFewerChildren) {
+  const std::vector<PollScript> candidates = ShrinkPollScript(Example());
+  ASSERT_GE(candidates.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(candidates[i].children.size(), 2u);
+  }
+  for (const PollScript& c : candidates) {
+    EXPECT_TRUE(IsValid(c)) << DescribePollScript(c);
+    EXPECT_FALSE(c == Example());
+  }
+}
+
+TEST(PollModel, StickyDrainsThenMovesToTheNextReadyChild) {
+  PollModel m(PolicyKind::kSticky,
+              {ChildScript{{R(1), R(2), P()}, false, {}},
+               ChildScript{{R(3)}, false, {}}},
+              {});
+  EXPECT_EQ(m.Call().polled, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(m.Call().polled, (std::vector<std::size_t>{0}));
+  const ModelCall third = m.Call();
+  EXPECT_EQ(third.polled, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(third.tag, 1u);
+  EXPECT_EQ(third.event, 3);
+  const ModelCall fourth = m.Call();
+  EXPECT_EQ(fourth.polled, (std::vector<std::size_t>{1, 0}));
+  EXPECT_EQ(fourth.result, CallResult::kPending);
+}
+
+TEST(PollModel, RemovingTheCursorChildMovesToItsSuccessor) {
+  PollModel m(PolicyKind::kRoundRobin,
+              {ChildScript{{R(0)}, true, {}}, ChildScript{{R(1)}, true, {}},
+               ChildScript{{R(2)}, true, {}}},
+              {});
+  EXPECT_EQ(m.Call().tag, 0u);  // cursor now on child 1
+  m.Remove(1);                  // cursor on the old child 2, now index 1
+  const ModelCall next = m.Call();
+  EXPECT_EQ(next.tag, 1u);
+  EXPECT_EQ(next.event, 2);
+}
+
+TEST(PollModel, ThrowLeavesTheCursorAndConsumesTheOutcome) {
+  PollModel m(PolicyKind::kRoundRobin, {ChildScript{{T(), R(5)}, false, {}}},
+              {});
+  EXPECT_EQ(m.Call().result, CallResult::kThrew);
+  const ModelCall next = m.Call();
+  EXPECT_EQ(next.result, CallResult::kReady);
+  EXPECT_EQ(next.event, 5);
+}
+
+TEST(PollChecks, ExampleScriptPassesEveryPolicy) {
+  EXPECT_EQ(CheckAllPolicies(Example()), std::nullopt);
+}
+
+TEST(PollChecks, StickyStarvesAlwaysReadySibling) {
+  PollScript s;
+  s.calls = 2;
+  s.children = {ChildScript{{R(0)}, true, {}}, ChildScript{{R(0)}, false, {}}};
+  const auto violation =
+      FindStarvation(s, PolicyKind::kSticky, CompositeKind::kSelect);
+  ASSERT_TRUE(violation.has_value());
+  EXPECT_EQ(
+      violation->rfind("bounded-waiting: Select<Sticky> call 0: child 1", 0),
+      0u)
+      << *violation;
+  EXPECT_FALSE(
+      FindStarvation(s, PolicyKind::kRoundRobin, CompositeKind::kSelect));
+}
+
+TEST(PollChecks, LongestBurstIsUnboundedForALoopingReadyChild) {
+  PollScript s;
+  s.children = {ChildScript{{R(0), R(1), P(), R(2)}, true, {}}};
+  EXPECT_EQ(LongestBurst(s), 3u);  // R2 wraps into R0 R1
+  s.children.push_back(ChildScript{{R(0)}, true, {}});
+  EXPECT_EQ(LongestBurst(s), std::nullopt);
+}
+
+}  // namespace
+}  // namespace fairwire::poll
