@@ -14,7 +14,7 @@ from typing import Any
 
 from . import corpus as corpus_ops
 from .engines import AflSession, LibFuzzerSession, Session, file_hash
-from .project import REPO, Project, Target, corpus_files, log, rel
+from .project import Project, Target, corpus_files, default_output, log, rel
 from .report import text_table, write_reports
 from .status import StatusBoard, session_line
 from .triage import Finding, signature_of, triage_group
@@ -49,7 +49,7 @@ class Campaign:
         self.args = args
         self.started = time.time()
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        root = Path(args.out or REPO / "out" / "campaigns").resolve()
+        root = Path(args.out or default_output("campaigns")).resolve()
         self.folder = root / stamp
         n = 1
         while self.folder.exists():
@@ -62,7 +62,7 @@ class Campaign:
         self.seen_sources: set[Path] = set()
         self.seen_hashes: set[str] = set()
         self.findings: list[Finding] = []
-        self.known_failing: dict[str, list[str]] = {}
+        self.known_failing: dict[str, list[Path]] = {}
         self.interrupt = Interrupt()
         self.board = StatusBoard(interval=args.status_interval,
                                  live=None if not args.plain else False)
@@ -75,24 +75,24 @@ class Campaign:
     def seeds(self, target: Target) -> list[Path]:
         """The read-only inputs: the seeds and the regressions that pass now
         (failing ones are known bugs: listed, not fuzzed)."""
-        base = self.project.corpus_dir(target.name)
-        regs = self.project.regressions_dir(target.name)
+        base = self.project.corpus_dir(target)
+        regs = self.project.regressions_dir(target)
         failing = []
         for f in corpus_files(regs):
             status = _replay_status(target, f)
             if status != 0:
-                failing.append(rel(f))
+                failing.append(f)
         self.known_failing[target.name] = failing
         if failing:
             log(f"{target.name}: {len(failing)} regression(s) fail now, not fuzzed: "
-                + ", ".join(failing))
+                + ", ".join(rel(f) for f in failing))
         if not failing:
             return [p for p in (base,) if p.is_dir()]
         # Without the failing ones: a flat copy of seeds and passing regressions.
         flat = self.folder / target.name / "seeds"
         flat.mkdir(parents=True, exist_ok=True)
         for f in corpus_files(base):
-            if rel(f) not in failing:
+            if f not in failing:
                 shutil.copyfile(f, flat / file_hash(f))
         return [flat]
 
@@ -142,9 +142,9 @@ class Campaign:
             work.mkdir(parents=True, exist_ok=True)
             self.sessions.append(cls(target=target, engine=engine, work=work,
                                      jobs=split[engine], seeds=self.seeds(target),
-                                     dict_file=self.project.dict_file(target.name),
+                                     dict_file=self.project.dict_file(target),
                                      libfuzzer_flags=self.project.libfuzzer_flags(
-                                         target.name)))
+                                         target)))
 
     def _fuzz(self, sessions: list[Session]) -> None:
         seconds = self.args.time
@@ -245,7 +245,7 @@ class Campaign:
                 known = self._known_signatures(s.target, s.engine)
                 triage_group(finding, s.target,
                              self.folder / s.target.name / "triage" / f"{s.engine}-{n}",
-                             self.project.regressions_dir(s.target.name), known,
+                             self.project.regressions_dir(s.target), known,
                              quick=bool(self.interrupt.count))
                 self.findings.append(finding)
                 self._print_finding(finding)
@@ -254,10 +254,9 @@ class Campaign:
         """Signatures of the regressions that already fail (known bugs)."""
         known = {}
         for r in self.known_failing.get(target.name, []):
-            sig = signature_of(target, engine, REPO / r if not Path(r).is_absolute()
-                               else Path(r))
+            sig = signature_of(target, engine, r)
             if sig:
-                known[sig.key] = Path(r)
+                known[sig.key] = r
         return known
 
     def _print_finding(self, f: Finding) -> None:
@@ -277,7 +276,7 @@ class Campaign:
         sys.stdout.flush()
 
     def _update_corpus(self, name: str) -> None:
-        """Merges the target's campaign corpora into corpus/<name>/found/."""
+        """Merges the target's campaign corpora into its corpus's found/."""
         lf = [s.target for s in self.sessions_for(name) if s.engine == "libfuzzer"]
         target = lf[0] if lf else self.project.select(
             "libfuzzer", [name], want_fuzzer=True)[0]
@@ -322,7 +321,9 @@ class Campaign:
                 "interrupted": bool(self.interrupt.count),
                 "targets": list(dict.fromkeys(s.target.name for s in self.sessions)),
                 "sessions": sessions, "findings": findings,
-                "known_failing_regressions": self.known_failing}
+                "known_failing_regressions": {
+                    name: [rel(p) for p in paths]
+                    for name, paths in self.known_failing.items()}}
 
     def _print_end(self, summary: dict[str, Any]) -> None:
         print()

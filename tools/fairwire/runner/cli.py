@@ -1,41 +1,61 @@
 """The `fairwire` command line: `fuzz list|run|cmin|tmin|repro|coverage`
-and `decode`."""
+and `decode` (tools/fairwire/fairwire in fairwire's repository; installed,
+simply `fairwire`)."""
 from __future__ import annotations
 
 import argparse
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from . import corpus as corpus_ops
 from .campaign import run_campaign
 from .coverage import run_coverage
-from .project import REPO, Project, RunnerError, corpus_files, log, rel
+from .project import (REPO, Project, RunnerError, Target, corpus_files,
+                      default_output, in_repo, log, rel)
 from .triage import describe, minimise, shrink, signature_of
 
-EPILOG = """examples:
-  tools/fairwire/fairwire fuzz list
-  tools/fairwire/fairwire fuzz run --all --time 60              every target, libFuzzer
-  tools/fairwire/fairwire fuzz run wire_decode_diff --engine both --jobs 2 --time 600
-  tools/fairwire/fairwire fuzz repro poll_schedule corpus/poll_schedule/regressions/X
-  tools/fairwire/fairwire fuzz cmin wire_decode_diff            merge the latest campaign
-  tools/fairwire/fairwire fuzz coverage
-  tools/fairwire/fairwire decode --proto F.proto --type pkg.Msg < in.bin
+EPILOG = """examples (in fairwire's repository the command is tools/fairwire/fairwire;
+installed, fairwire):
+  fairwire fuzz list
+  fairwire fuzz run --all --time 60              every target, libFuzzer
+  fairwire fuzz run wire_decode_diff --engine both --jobs 2 --time 600
+  fairwire fuzz repro poll_schedule corpus/poll_schedule/regressions/X
+  fairwire fuzz cmin wire_decode_diff            merge the latest campaign
+  fairwire fuzz coverage
+  fairwire fuzz list --build-dir ../app/build    any project's targets, as built
+  fairwire fuzz run --all --build-dir ../app/build --time 300
+  fairwire decode --proto F.proto --type pkg.Msg < in.bin
+
+Targets are found by the manifests fairwire_add_fuzz_target writes
+(<build>/fairwire-targets/<name>.json): with --build-dir, those of that build
+folder, used as built (nothing is configured or built; the engine is the one
+the folder was built for); without it, those of the presets under out/build,
+configured and built when missing (only in fairwire's repository).
 
 environment: FAIRWIRE_CORPUS_ROOT (default corpus/), FAIRWIRE_BUILD_ROOT
 (default out/build; presets build into <root>/<preset>)."""
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus-root", help="the corpus folder (default: corpus/ "
-                   "or $FAIRWIRE_CORPUS_ROOT); regressions are written below it")
+    p.add_argument("--build-dir", action="append", default=[], metavar="DIR",
+                   help="use the fuzz targets of this build folder (any project's "
+                   "that calls fairwire_add_fuzz_target) as they are built: "
+                   "nothing is configured or built, the engine is the folder's; "
+                   "may repeat (a libFuzzer and an AFL++ build, say)")
+    p.add_argument("--corpus-root", help="the corpus folder of fairwire's own "
+                   "targets (default: corpus/ or $FAIRWIRE_CORPUS_ROOT); "
+                   "regressions are written below it. Other targets use the "
+                   "corpus folder their build names")
     p.add_argument("--build-root", help="where preset builds live (default: "
                    "out/build or $FAIRWIRE_BUILD_ROOT)")
-    p.add_argument("--targets-file", action="append", default=[],
-                   help="a fairwire-fuzz-targets.tsv naming prebuilt binaries "
-                   "(implies --no-build); may repeat, one per engine build")
+    p.add_argument("--targets-dir", action="append", default=[], metavar="DIR",
+                   help="a folder of target manifests (<name>.json, as in "
+                   "<build>/fairwire-targets/) or one manifest file naming "
+                   "prebuilt binaries (implies --no-build); may repeat")
     p.add_argument("--no-build", action="store_true",
                    help="use the binaries as they are; do not configure or build")
 
@@ -51,63 +71,71 @@ def parser() -> argparse.ArgumentParser:
                           "repro, coverage")
     fsub = fuzz.add_subparsers(dest="action", required=True)
 
-    p = fsub.add_parser("list", help="every target, what it checks, its corpus")
+    p = fsub.add_parser("list", help="every target: its engine, corpus and what "
+                        "it checks")
     _common(p)
     p.add_argument("--preset", default=None, help="the build to ask (default: "
-                   "the libfuzzer build if configured, else dev)")
+                   "the libfuzzer build if configured, else dev; not with "
+                   "--build-dir)")
 
     p = fsub.add_parser("run", help="fuzz targets from their corpus; triage, "
                         "shrink and save what fails; write a report",
                         formatter_class=argparse.RawDescriptionHelpFormatter,
                         description="Fuzzes each target in turn, with every job, "
-                        "from corpus/<target>/ (seeds and regressions), into "
-                        "out/campaigns/<timestamp>/. Failing inputs are copied "
+                        "from its corpus folder (seeds and regressions), into "
+                        "out/campaigns/<timestamp>/ (or --out). Failing inputs are copied "
                         "there at once, grouped by stack signature, minimised, "
                         "shrunk at the scenario level, printed, and written to "
-                        "corpus/<target>/regressions/. Exit status 1 when "
+                        "the corpus folder's regressions/. Exit status 1 when "
                         "anything new failed, 130 when interrupted, else 0.")
     _common(p)
     p.add_argument("targets", nargs="*", help="target names (or --all)")
     p.add_argument("--all", action="store_true", help="every target of the "
                    "build (target names given as well win)")
     p.add_argument("--engine", choices=["libfuzzer", "afl", "both"],
-                   default="libfuzzer", help="fuzzing engine (default libfuzzer); "
+                   default=None, help="fuzzing engine (default libfuzzer; with "
+                   "--build-dir, the engine the folder was built for); "
                    "both: share the jobs and exchange corpora")
     p.add_argument("--time", type=int, default=60,
                    help="seconds per target (default 60)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes per target (default: the core count); "
                    "libFuzzer -fork=N, AFL++ one main and N-1 secondaries")
-    p.add_argument("--out", help="campaigns folder (default out/campaigns)")
+    p.add_argument("--out", help="campaigns folder (default out/campaigns, in "
+                   "the repository or, outside it, the current folder)")
     p.add_argument("--update-corpus", action="store_true",
-                   help="afterwards, merge the finds into corpus/<target>/ "
+                   help="afterwards, merge the finds into the corpus folder's found/ "
                    "(as fuzz cmin)")
     p.add_argument("--plain", action="store_true",
                    help="periodic status lines even on a terminal")
     p.add_argument("--status-interval", type=float, default=10.0,
                    help="seconds between status lines when not on a terminal")
 
-    p = fsub.add_parser("cmin", help="merge a campaign's finds into "
-                        "corpus/<target>/, keeping what adds coverage")
+    p = fsub.add_parser("cmin", help="merge a campaign's finds into the "
+                        "target's corpus folder (found/), keeping what adds "
+                        "coverage")
     _common(p)
     p.add_argument("target")
     p.add_argument("dirs", nargs="*", type=Path, help="folders of inputs (default: "
                    "the latest campaign's corpus for the target)")
-    p.add_argument("--out", help="campaigns folder (default out/campaigns)")
+    p.add_argument("--out", help="campaigns folder (default out/campaigns, in "
+                   "the repository or, outside it, the current folder)")
 
     p = fsub.add_parser("tmin", help="minimise and shrink one failing input")
     _common(p)
     p.add_argument("target")
     p.add_argument("file", type=Path)
     p.add_argument("-o", "--output", type=Path, help="default: FILE.min")
-    p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
+    p.add_argument("--engine", choices=["libfuzzer", "afl"], default=None,
+                   help="default libfuzzer; with --build-dir, the folder's engine")
 
     p = fsub.add_parser("repro", help="run one input, print its scenario and "
                         "the command that reproduces it")
     _common(p)
     p.add_argument("target")
     p.add_argument("file", type=Path)
-    p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
+    p.add_argument("--engine", choices=["libfuzzer", "afl"], default=None,
+                   help="default libfuzzer; with --build-dir, the folder's engine")
 
     p = fsub.add_parser("coverage", help="source-based coverage of the corpora: "
                         "HTML and a line/branch summary of core/")
@@ -115,8 +143,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", help="default: every target")
     p.add_argument("--campaign", type=Path, action="append", default=[],
                    help="also replay this campaign folder's corpora")
-    p.add_argument("--output", type=Path, default=REPO / "out" / "coverage",
-                   help="default out/coverage")
+    p.add_argument("--output", type=Path, default=None,
+                   help="default out/coverage (in the repository or, outside it, "
+                   "the current folder)")
 
     sub.add_parser("decode", add_help=False,
                    help="decode protobuf bytes with the fairwire decoder "
@@ -129,9 +158,18 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["decode"]:
         return decode(argv[1:])
     args = parser().parse_args(argv)
-    project = Project(args.build_root, args.corpus_root, args.targets_file,
-                      build=not args.no_build)
     try:
+        if not in_repo() and not args.build_dir and not args.targets_dir:
+            raise RunnerError(
+                f"`fuzz {args.action}` needs --build-dir DIR here: this fairwire "
+                f"is not run from fairwire's repository, so it has no presets to "
+                f"configure and build; give the build folder of a project whose "
+                f"fuzz targets are defined with fairwire_add_fuzz_target "
+                f"(it holds fairwire-targets/)")
+        project = Project(args.build_root, args.corpus_root, args.targets_dir,
+                          build=not args.no_build, build_dirs=args.build_dir)
+        if getattr(args, "engine", "") is None:
+            args.engine = project.default_engine()
         if args.action == "list":
             return list_targets(project, args)
         if args.action == "run":
@@ -145,7 +183,8 @@ def main(argv: list[str]) -> int:
         if args.action == "repro":
             return repro(project, args)
         if args.action == "coverage":
-            return run_coverage(project, args.targets, args.campaign, args.output)
+            return run_coverage(project, args.targets, args.campaign,
+                                args.output or default_output("coverage"))
     except RunnerError as e:
         log(str(e))
         return 2
@@ -155,35 +194,51 @@ def main(argv: list[str]) -> int:
     return 2
 
 
+def _info(target: Target) -> str:
+    """What the target checks (its replay binary's --info), or "?"."""
+    if not (target.replay and target.replay.is_file()):
+        return "?"
+    try:
+        out = subprocess.run([str(target.replay), "--info"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    info = out.strip().split("\t")
+    return info[1] if len(info) > 1 else "?"
+
+
 def list_targets(project: Project, args: argparse.Namespace) -> int:
-    """`fuzz list`: name, summary, seeds, regressions, dictionary."""
-    preset = args.preset
-    if preset is None:
-        preset = "libfuzzer" if (project.build_dir("libfuzzer") /
-                                 "CMakeCache.txt").is_file() else "dev"
-    targets = project.select(preset, [], want_fuzzer=False)
-    rows = [("target", "seeds", "regressions", "dict", "checks")]
+    """`fuzz list`: name, engine, seeds, regressions, dictionary, summary."""
+    if project.prebuilt:
+        if args.preset:
+            raise RunnerError("--preset and --build-dir/--targets-dir exclude "
+                              "each other")
+        targets = project.select("any", [], want_fuzzer=False, want_replay=False)
+    else:
+        preset = args.preset
+        if preset is None:
+            preset = "libfuzzer" if (project.build_dir("libfuzzer") /
+                                     "CMakeCache.txt").is_file() else "dev"
+        targets = project.select(preset, [], want_fuzzer=False)
+    rows = [("target", "engine", "seeds", "regressions", "dict", "checks")]
     for t in targets:
-        info = subprocess.run([str(t.replay), "--info"], stdout=subprocess.PIPE,
-                              text=True).stdout.strip().split("\t")
-        summary = info[1] if len(info) > 1 else "?"
-        seeds = len([f for f in corpus_files(project.corpus_dir(t.name), False)
+        seeds = len([f for f in corpus_files(project.corpus_dir(t), False)
                      if f.name != "README"])
-        regs = len([f for f in corpus_files(project.regressions_dir(t.name))
+        regs = len([f for f in corpus_files(project.regressions_dir(t))
                     if f.name != "README"])
-        rows.append((t.name, str(seeds), str(regs),
-                     "yes" if project.dict_file(t.name) else "no", summary))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        rows.append((t.name, t.engine, str(seeds), str(regs),
+                     "yes" if project.dict_file(t) else "no", _info(t)))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[4])
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[5])
     return 0
 
 
 def cmin(project: Project, args: argparse.Namespace) -> int:
-    """`fuzz cmin`: merge a campaign's corpus into corpus/<target>/."""
+    """`fuzz cmin`: merge a campaign's corpus into the target's corpus."""
     target = project.select("libfuzzer", [args.target], want_fuzzer=True)[0]
     dirs = args.dirs or corpus_ops.latest_campaign_dirs(
-        Path(args.out or REPO / "out" / "campaigns"), args.target)
+        Path(args.out or default_output("campaigns")), args.target)
     if not dirs:
         raise RunnerError(f"no campaign corpus for {args.target}; give folders")
     corpus_ops.merge_into_corpus(project, target, dirs)
@@ -229,10 +284,21 @@ def repro(project: Project, args: argparse.Namespace) -> int:
 
 
 def decode(argv: list[str]) -> int:
-    """`fairwire decode`: exec fairwire-decode from the tools preset, built
-    when missing."""
+    """`fairwire decode`: exec fairwire-decode; in the repository from the
+    tools preset, built when missing; installed, the fairwire-decode beside
+    this command or on PATH."""
+    if not in_repo():
+        here = Path(sys.argv[0]).resolve().parent
+        found = here / "fairwire-decode"
+        binary = str(found) if found.is_file() else shutil.which("fairwire-decode")
+        if not binary:
+            log("decode needs fairwire-decode (built by fairwire's tools preset), "
+                "which is neither beside this command nor on PATH")
+            return 2
+        os.execv(binary, [binary, *argv])
+        return 2  # not reached
     root = Path(os.environ.get("FAIRWIRE_BUILD_ROOT", REPO / "out" / "build"))
-    binary = root / "tools" / "fuzz" / "cli" / "fairwire-decode"
+    binary = root / "tools" / "tools" / "decode" / "fairwire-decode"
     if not binary.is_file():
         project = Project(str(root))
         try:

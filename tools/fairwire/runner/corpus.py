@@ -1,8 +1,9 @@
 """`fairwire fuzz cmin` and `run --update-corpus`: merge what a campaign
-found into corpus/<target>/found/ with libFuzzer -merge=1, which keeps every
-input that adds coverage (libFuzzer features) over the whole corpus and no
-other. Existing files are never removed or renamed; the generated seeds at
-the top of corpus/<target>/ and regressions/ are never touched (the seed
+found into found/ of the target's corpus folder (corpus/<target>/ for
+fairwire's own targets, the CORPUS its build names otherwise) with libFuzzer
+-merge=1, which keeps every input that adds coverage (libFuzzer features) over
+the whole corpus and no other. Existing files are never removed or renamed; the generated seeds at
+the top of the corpus folder and regressions/ are never touched (the seed
 generators' up-to-date checks look only at the top-level files)."""
 from __future__ import annotations
 
@@ -35,13 +36,13 @@ def campaign_corpus_dirs(target_folder: Path) -> list[Path]:
 
 def merge_into_corpus(project: Project, target: Target, sources: list[Path],
                       timeout: int = 600) -> list[Path]:
-    """Adds to corpus/<target>/found/ the subset of the inputs under
+    """Adds to <corpus>/found/ the subset of the inputs under
     `sources` that adds coverage (libFuzzer -merge=1 against the whole
     current corpus, regressions included), named by content hash.
-    Returns the files added (in corpus/<target>/found/)."""
+    Returns the files added (in <corpus>/found/)."""
     if not target.fuzzer or not target.fuzzer.is_file():
         raise RunnerError(f"{target.name}: cmin needs the libFuzzer build")
-    dest = project.corpus_dir(target.name)
+    dest = project.corpus_dir(target)
     with tempfile.TemporaryDirectory(prefix="fairwire-cmin-") as tmp:
         base, new = Path(tmp) / "base", Path(tmp) / "new"
         base.mkdir()

@@ -114,9 +114,9 @@ class Session:
     engine: str
     work: Path
     jobs: int
-    seeds: list[Path]  # read-only inputs: corpus/<target>/, regressions
+    seeds: list[Path]  # read-only inputs: the corpus folder, regressions
     dict_file: Optional[Path]
-    # The target's own libFuzzer flags (fuzz/<target>/<target>.options).
+    # The target's own libFuzzer flags (its .options file's [libfuzzer] section).
     libfuzzer_flags: list[str] = field(default_factory=list)
     samples: list[Sample] = field(default_factory=list)
     started: float = 0.0
