@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ctest runner.finds_shrinks_and_saves_broken_varint: a short campaign with
-tools/fairwire/fairwire against runner_selftest (a deliberately broken copy of varint
-decoding), in a temporary campaign folder and corpus root. Asserts that the
+tools/fairwire/fairwire against runner_selftest (a deliberately broken copy of
+varint decoding, its manifest from --targets-dir), in a temporary campaign
+folder and corpus root. Asserts that the
 runner found the bug, saved the failing input at once, minimised and shrank
 it to the one-value scenario, and wrote a regression that fails against the
 broken copy and passes against the fixed one. Then a second campaign is
@@ -23,9 +24,9 @@ ARGS: argparse.Namespace
 
 def fairwire(*extra: str, corpus: Path, out: Path) -> list[str]:
     """The runner's command line for the self-test builds."""
-    return [sys.executable, str(ARGS.repo / "ci" / "fairwire"), "fuzz", "run",
-            "--engine", ARGS.engine,
-            "--targets-file", str(ARGS.targets_file), "--corpus-root", str(corpus),
+    return [sys.executable, str(ARGS.repo / "tools" / "fairwire" / "fairwire"),
+            "fuzz", "run", "--engine", ARGS.engine,
+            "--targets-dir", str(ARGS.targets_dir), "--corpus-root", str(corpus),
             "--out", str(out), "--plain", "--status-interval", "2", *extra]
 
 
@@ -138,7 +139,7 @@ def main() -> None:
     """Parses the paths ctest passes, then runs the tests."""
     global ARGS
     p = argparse.ArgumentParser()
-    for name in ("repo", "targets-file", "broken-replay", "fixed-replay", "work"):
+    for name in ("repo", "targets-dir", "broken-replay", "fixed-replay", "work"):
         p.add_argument(f"--{name}", type=Path, required=True)
     p.add_argument("--engine", default="libfuzzer", choices=["libfuzzer", "afl"])
     p.add_argument("--seconds", type=int, default=10,

@@ -1,34 +1,7 @@
-# The campaign runner (tools/fairwire/fairwire): its target list, its self-test target and
-# its ctest tests (label runner). Included by tools/fairwire/CMakeLists.txt, after
-# every fuzz target is defined.
-
-# fairwire-fuzz-targets.tsv: one line per fuzz target of this build, read by
-# tools/fairwire/fairwire: name, engine (or none), engine binary (or -), replay binary.
-get_property(_fw_targets GLOBAL PROPERTY FAIRWIRE_FUZZ_TARGETS)
-set(_fw_engine none)
-if(FAIRWIRE_BUILD_FUZZERS)
-  set(_fw_engine ${FAIRWIRE_FUZZ_ENGINE})
-endif()
-
-function(_fairwire_runner_line out name engine_target replay_target)
-  set(fuzzer -)
-  set(replay -)
-  if(FAIRWIRE_BUILD_FUZZERS AND TARGET ${engine_target})
-    set(fuzzer $<TARGET_FILE:${engine_target}>)
-  endif()
-  if(TARGET ${replay_target})
-    set(replay $<TARGET_FILE:${replay_target}>)
-  endif()
-  set(${out} "${name}\t${_fw_engine}\t${fuzzer}\t${replay}\n" PARENT_SCOPE)
-endfunction()
-
-set(_fw_manifest "")
-foreach(t IN LISTS _fw_targets)
-  _fairwire_runner_line(line ${t} ${t} ${t}_replay)
-  string(APPEND _fw_manifest "${line}")
-endforeach()
-file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/fairwire-fuzz-targets.tsv
-     CONTENT "${_fw_manifest}")
+# The campaign runner (tools/fairwire/fairwire): its self-test targets with their
+# manifests, and its ctest tests (label runner). Included by
+# tools/fairwire/CMakeLists.txt. The runner finds the real fuzz targets by the
+# manifests fairwire_add_fuzz_target writes (<build>/fairwire-targets/).
 
 set(_fw_runner_dir ${CMAKE_CURRENT_SOURCE_DIR}/tests)
 # The runner is Python 3 (standard library only); without python3 (an
@@ -64,11 +37,26 @@ if(FAIRWIRE_BUILD_FUZZERS AND NOT FAIRWIRE_FUZZ_ENGINE STREQUAL "external")
     target_link_libraries(${variant}_replay PRIVATE ${variant}_body
                                                     fairwire_fuzz_replay_main fairwire_options)
   endforeach()
-  _fairwire_runner_line(l1 runner_selftest runner_selftest runner_selftest_replay)
-  _fairwire_runner_line(l2 runner_selftest_fixed runner_selftest_fixed
-                        runner_selftest_fixed_replay)
-  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/fairwire-selftest-targets.tsv
-       CONTENT "${l1}${l2}")
+  # Their manifests, in fairwire_add_fuzz_target's format but in a folder of
+  # their own (not fairwire-targets/): no corpus of their own, the self-test
+  # gives the runner a corpus root (--corpus-root).
+  set(_fw_selftest_targets ${CMAKE_BINARY_DIR}/fairwire-selftest-targets)
+  foreach(variant IN ITEMS runner_selftest runner_selftest_fixed)
+    file(GENERATE OUTPUT "${_fw_selftest_targets}/${variant}.json" CONTENT
+"{
+  \"format\": 1,
+  \"name\": \"${variant}\",
+  \"engine\": \"${FAIRWIRE_FUZZ_ENGINE}\",
+  \"fuzzer\": \"$<TARGET_FILE:${variant}>\",
+  \"replay\": \"$<TARGET_FILE:${variant}_replay>\",
+  \"corpus\": \"\",
+  \"dict\": \"\",
+  \"options\": \"\",
+  \"source_dir\": \"${PROJECT_SOURCE_DIR}\",
+  \"build_dir\": \"${CMAKE_BINARY_DIR}\"
+}
+")
+  endforeach()
 
   if(FAIRWIRE_PYTHON3)
     # A short campaign against the broken copy: the runner must find the bug,
@@ -87,7 +75,7 @@ if(FAIRWIRE_BUILD_FUZZERS AND NOT FAIRWIRE_FUZZ_ENGINE STREQUAL "external")
              COMMAND ${FAIRWIRE_PYTHON3} ${_fw_runner_dir}/campaign_selftest.py
                      --engine ${FAIRWIRE_FUZZ_ENGINE} --seconds ${_fw_seconds}
                      --repo ${PROJECT_SOURCE_DIR}
-                     --targets-file ${CMAKE_BINARY_DIR}/fairwire-selftest-targets.tsv
+                     --targets-dir ${_fw_selftest_targets}
                      --broken-replay $<TARGET_FILE:runner_selftest_replay>
                      --fixed-replay $<TARGET_FILE:runner_selftest_fixed_replay>
                      --work ${CMAKE_CURRENT_BINARY_DIR}/runner_selftest_work)
