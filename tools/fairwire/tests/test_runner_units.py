@@ -1,15 +1,29 @@
-"""Unit tests of the runner's parsers, crash signatures and report (ctest
-runner.unit): no build, no fuzzing."""
+"""Unit tests of the runner's parsers, crash signatures, report, target
+manifests, --build-dir and installed layout (ctest runner.unit): no build, no
+fuzzing (the binaries are small shell scripts)."""
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Optional
+from unittest import mock
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# tools/fairwire: the script and its package, runner/.
+TOOL_DIR = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TOOL_DIR))
 
+from runner import cli  # noqa: E402
+from runner import project as project_mod  # noqa: E402
 from runner.engines import parse_afl_plot_data, parse_libfuzzer_line  # noqa: E402
+from runner.project import Project, RunnerError, read_manifest  # noqa: E402
 from runner.report import coverage_svg, text_table, write_reports  # noqa: E402
 from runner.triage import parse_signature  # noqa: E402
 
@@ -130,6 +144,284 @@ class Reports(unittest.TestCase):
             self.assertIn("<svg", html)
             self.assertIn("2,058", html)
             self.assertIn("| t | libfuzzer |", (Path(tmp) / "report.md").read_text())
+
+
+# --- target manifests, --build-dir, the installed layout -------------------
+
+def _script(path: Path, body: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+def _fake_build(root: Path, engine: str = "libfuzzer",
+                source_dir: Optional[Path] = None) -> Path:
+    """A build folder of a project outside fairwire: alpha (built with the
+    engine, its own corpus of three seeds and one regression, a dictionary,
+    an .options file) and beta (no engine binary, no corpus, dictionary or
+    options of its own). The replay scripts answer --info and --describe;
+    the engine binary notes each run in <build>/ran."""
+    build, src = root / "build", source_dir or root / "src"
+    corpus = src / "seeds" / "alpha"
+    (corpus / "regressions").mkdir(parents=True)
+    for n in range(3):
+        (corpus / f"seed{n}").write_bytes(bytes([n]))
+    (corpus / "regressions" / "old-failure").write_bytes(b"x")
+    (src / "alpha.dict").write_text('"ab"\n')
+    (src / "alpha.options").write_text("[libfuzzer]\nmax_len = 64\n")
+    replay = ('case "$1" in\n  --info) printf "%s\\tchecks %s\\n" NAME NAME ;;\n'
+              '  --describe) echo "scenario of NAME" ;;\nesac\nexit 0\n')
+    for name in ("alpha", "beta"):
+        _script(build / name / f"{name}_replay", replay.replace("NAME", name))
+    _script(build / "alpha" / "alpha", f'echo "$@" >> "{build}/ran"\nexit 0\n')
+    manifests = {
+        "alpha": {"format": 1, "name": "alpha", "engine": engine,
+                  "fuzzer": str(build / "alpha" / "alpha"),
+                  "replay": str(build / "alpha" / "alpha_replay"),
+                  "corpus": str(corpus), "dict": str(src / "alpha.dict"),
+                  "options": str(src / "alpha.options"),
+                  "source_dir": str(src), "build_dir": str(build)},
+        "beta": {"format": 1, "name": "beta", "engine": "none", "fuzzer": "",
+                 "replay": str(build / "beta" / "beta_replay"), "corpus": "",
+                 "dict": "", "options": "", "source_dir": str(src),
+                 "build_dir": str(build)}}
+    (build / "fairwire-targets").mkdir(parents=True)
+    for name, data in manifests.items():
+        (build / "fairwire-targets" / f"{name}.json").write_text(json.dumps(data))
+    return build
+
+
+def _no_builds(*args: object, **kwargs: object) -> None:
+    raise AssertionError(f"the runner tried to configure or build: {args}")
+
+
+class Manifests(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="fairwire-unit-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def test_every_manifest_of_the_build_is_read(self) -> None:
+        build = _fake_build(self.tmp)
+        project = Project(build_dirs=[str(build)])
+        targets = {t.name: t for t in project.targets("any")}
+        self.assertEqual(sorted(targets), ["alpha", "beta"])
+        alpha, beta = targets["alpha"], targets["beta"]
+        self.assertEqual(alpha.engine, "libfuzzer")
+        self.assertEqual(alpha.fuzzer, build / "alpha" / "alpha")
+        self.assertEqual(alpha.replay, build / "alpha" / "alpha_replay")
+        self.assertEqual(alpha.build_dir, build)
+        self.assertEqual(beta.engine, "none")
+        self.assertIsNone(beta.fuzzer)
+        self.assertIsNone(beta.corpus)
+
+    def test_corpus_dict_and_options_come_from_the_manifest(self) -> None:
+        build = _fake_build(self.tmp)
+        project = Project(build_dirs=[str(build)], corpus_root=str(self.tmp / "cr"))
+        alpha = read_manifest(build / "fairwire-targets" / "alpha.json")
+        # Not fairwire's own target: --corpus-root does not move its corpus.
+        self.assertEqual(project.corpus_dir(alpha), self.tmp / "src" / "seeds" / "alpha")
+        self.assertEqual(project.regressions_dir(alpha),
+                         self.tmp / "src" / "seeds" / "alpha" / "regressions")
+        self.assertEqual(project.dict_file(alpha), self.tmp / "src" / "alpha.dict")
+        self.assertEqual(project.libfuzzer_flags(alpha), ["-max_len=64"])
+
+    def test_a_manifest_without_corpus_falls_back_to_the_corpus_root(self) -> None:
+        build = _fake_build(self.tmp)
+        project = Project(build_dirs=[str(build)], corpus_root=str(self.tmp / "cr"))
+        beta = read_manifest(build / "fairwire-targets" / "beta.json")
+        self.assertEqual(project.corpus_dir(beta), (self.tmp / "cr" / "beta").resolve())
+        self.assertIsNone(project.dict_file(beta))
+        (self.tmp / "cr" / "dicts").mkdir(parents=True)
+        (self.tmp / "cr" / "dicts" / "beta.dict").write_text('"x"\n')
+        self.assertEqual(project.dict_file(beta),
+                         (self.tmp / "cr" / "dicts" / "beta.dict").resolve())
+        self.assertEqual(project.libfuzzer_flags(beta), [])
+
+    def test_corpus_root_moves_the_corpus_of_fairwires_own_targets(self) -> None:
+        repo = project_mod.REPO
+        data = {"format": 1, "name": "poll_schedule", "engine": "none", "fuzzer": "",
+                "replay": "", "corpus": str(repo / "corpus" / "poll_schedule"),
+                "dict": str(repo / "corpus" / "dicts" / "poll_schedule.dict"),
+                "options": "", "source_dir": str(repo), "build_dir": str(self.tmp)}
+        path = self.tmp / "poll_schedule.json"
+        path.write_text(json.dumps(data))
+        target = read_manifest(path)
+        moved = Project(corpus_root=str(self.tmp / "cr"))
+        self.assertEqual(moved.corpus_dir(target), (self.tmp / "cr" / "poll_schedule")
+                         .resolve())
+        # No dictionary under the corpus root given: the manifest's.
+        self.assertEqual(moved.dict_file(target), Path(data["dict"]))
+        with mock.patch.dict(os.environ, {"FAIRWIRE_CORPUS_ROOT": ""}):
+            default = Project()
+        self.assertEqual(default.corpus_dir(target), Path(data["corpus"]))
+
+    def test_an_unknown_format_is_rejected_with_a_clear_message(self) -> None:
+        build = _fake_build(self.tmp)
+        path = build / "fairwire-targets" / "beta.json"
+        data = json.loads(path.read_text())
+        data["format"] = 2
+        path.write_text(json.dumps(data))
+        with self.assertRaises(RunnerError) as caught:
+            Project(build_dirs=[str(build)]).targets("any")
+        message = str(caught.exception)
+        self.assertIn(str(path), message)
+        self.assertIn("manifest format 2 is not supported", message)
+        self.assertIn("reads format 1", message)
+
+    def test_a_manifest_that_is_not_json_is_rejected(self) -> None:
+        path = self.tmp / "bad.json"
+        path.write_text("name\tengine\n")
+        with self.assertRaisesRegex(RunnerError, "not a readable target manifest"):
+            read_manifest(path)
+
+    def test_a_folder_without_manifests_is_not_a_build_dir(self) -> None:
+        with self.assertRaisesRegex(RunnerError, "no fairwire-targets/ folder"):
+            Project(build_dirs=[str(self.tmp)])
+
+
+class BuildDir(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="fairwire-unit-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+        patcher = mock.patch.object(project_mod, "run_checked", _no_builds)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_every_fuzz_subcommand_takes_build_dir(self) -> None:
+        for action in (["list"], ["run", "--all"], ["cmin", "t"], ["tmin", "t", "f"],
+                       ["repro", "t", "f"], ["coverage"]):
+            args = cli.parser().parse_args(["fuzz", *action, "--build-dir", "B",
+                                            "--build-dir", "C"])
+            self.assertEqual(args.build_dir, ["B", "C"], action)
+
+    def test_build_dir_selects_its_targets_without_building(self) -> None:
+        build = _fake_build(self.tmp)
+        project = Project(build_dirs=[str(build)])
+        self.assertFalse(project.build)
+        self.assertEqual(project.default_engine(), "libfuzzer")
+        chosen = project.select("libfuzzer", [], want_fuzzer=True)
+        self.assertEqual([t.name for t in chosen], ["alpha"])
+        self.assertEqual(chosen[0].fuzzer, build / "alpha" / "alpha")
+
+    def test_a_target_without_engine_binary_is_refused_for_fuzzing(self) -> None:
+        project = Project(build_dirs=[str(_fake_build(self.tmp))])
+        with self.assertRaisesRegex(RunnerError, r"beta \(none\)"):
+            project.select("libfuzzer", ["beta"], want_fuzzer=True)
+        self.assertEqual([t.name for t in project.select("any", ["beta"], False)],
+                         ["beta"])
+
+    def test_the_engine_comes_from_the_manifest(self) -> None:
+        project = Project(build_dirs=[str(_fake_build(self.tmp, engine="afl"))])
+        self.assertEqual(project.default_engine(), "afl")
+        self.assertEqual([t.name for t in project.select("afl", [], True)], ["alpha"])
+        with self.assertRaisesRegex(RunnerError, "alpha"):
+            project.select("libfuzzer", ["alpha"], want_fuzzer=True)
+
+    def test_repro_runs_the_build_dirs_binaries(self) -> None:
+        build = _fake_build(self.tmp)
+        crash = self.tmp / "input"
+        crash.write_bytes(b"\x01")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = cli.main(["fuzz", "repro", "alpha", str(crash),
+                               "--build-dir", str(build)])
+        self.assertEqual(status, 0)
+        self.assertIn("scenario of alpha", out.getvalue())
+        self.assertIn("passes", out.getvalue())
+        self.assertEqual((build / "ran").read_text().split(), [str(crash)])
+
+    def test_list_shows_engine_and_corpus_size(self) -> None:
+        build = _fake_build(self.tmp)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = cli.main(["fuzz", "list", "--build-dir", str(build)])
+        self.assertEqual(status, 0)
+        rows = {line.split()[0]: line.split() for line in out.getvalue().splitlines()}
+        self.assertEqual(rows["alpha"][:5], ["alpha", "libfuzzer", "3", "1", "yes"])
+        self.assertEqual(rows["alpha"][5:], ["checks", "alpha"])
+        self.assertEqual(rows["beta"][:2], ["beta", "none"])
+
+    def test_a_missing_build_dir_exits_2(self) -> None:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status = cli.main(["fuzz", "list", "--build-dir", str(self.tmp / "none")])
+        self.assertEqual(status, 2)
+        self.assertIn("no fairwire-targets/ folder", err.getvalue())
+
+    def test_outside_the_repository_output_goes_under_the_current_folder(self) -> None:
+        with mock.patch.object(project_mod, "in_repo", lambda: False), \
+                mock.patch.object(cli, "in_repo", lambda: False):
+            self.assertEqual(project_mod.default_output("campaigns"),
+                             Path.cwd() / "out" / "campaigns")
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                status = cli.main(["fuzz", "run", "--all"])
+        self.assertEqual(status, 2)
+        self.assertIn("needs --build-dir DIR", err.getvalue())
+        self.assertEqual(project_mod.default_output("campaigns"),
+                         project_mod.REPO / "out" / "campaigns")
+
+
+class InstalledLayout(unittest.TestCase):
+    """bin/fairwire with its package in share/fairwire/python, as
+    cmake/FairwireInstall.cmake installs them, run outside the repository."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = Path(tempfile.mkdtemp(prefix="fairwire-installed-"))
+        prefix = cls.tmp / "prefix"
+        (prefix / "bin").mkdir(parents=True)
+        cls.command = prefix / "bin" / "fairwire"
+        shutil.copy2(TOOL_DIR / "fairwire", cls.command)
+        shutil.copytree(TOOL_DIR / "runner", prefix / "share" / "fairwire" / "python"
+                        / "runner", ignore=shutil.ignore_patterns("__pycache__"))
+        cls.build = _fake_build(cls.tmp / "app")
+        cls.env = {k: v for k, v in os.environ.items()
+                   if k not in ("PYTHONPATH", "FAIRWIRE_CORPUS_ROOT",
+                                "FAIRWIRE_BUILD_ROOT")}
+        cls.env["PYTHONDONTWRITEBYTECODE"] = "1"
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        shutil.rmtree(cls.tmp)
+
+    def run_command(self, command: Path, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(command), *args], cwd=self.tmp, env=self.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+
+    def assert_lists_the_targets(self, r: subprocess.CompletedProcess) -> None:
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0].split()[:3], ["target", "engine", "seeds"])
+        self.assertEqual(lines[1].split()[:3], ["alpha", "libfuzzer", "3"])
+        self.assertEqual(lines[2].split()[:2], ["beta", "none"])
+
+    def test_fuzz_list_with_build_dir(self) -> None:
+        self.assert_lists_the_targets(
+            self.run_command(self.command, "fuzz", "list", "--build-dir",
+                             str(self.build)))
+
+    def test_through_a_symlink_on_path(self) -> None:
+        link = self.tmp / "elsewhere" / "fairwire"
+        link.parent.mkdir(exist_ok=True)
+        if not link.exists():
+            link.symlink_to(self.command)
+        self.assert_lists_the_targets(
+            self.run_command(link, "fuzz", "list", "--build-dir", str(self.build)))
+
+    def test_without_build_dir_it_says_build_dir_is_needed(self) -> None:
+        r = self.run_command(self.command, "fuzz", "run", "--all")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("needs --build-dir DIR", r.stderr)
+        self.assertFalse((self.tmp / "out").exists())
+
+    def test_help_names_the_installed_command(self) -> None:
+        r = self.run_command(self.command, "fuzz", "run", "--help")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("--build-dir", r.stdout)
+        self.assertNotIn("ci/", r.stdout)
 
 
 if __name__ == "__main__":
