@@ -11,7 +11,7 @@ mkdir -p "$work"
 step() { echo "=== install_test: $*"; }
 step "install fairwire ($cxx, Release) into $work/prefix"
 cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER="$cxx" -DFAIRWIRE_BUILD_TESTS=OFF -DFAIRWIRE_BUILD_TOOLS=ON \
+  -DCMAKE_CXX_COMPILER="$cxx" -DFAIRWIRE_BUILD_TESTS=OFF -DFAIRWIRE_BUILD_TOOLS=ON -DFAIRWIRE_WERROR=ON \
   -DCMAKE_INSTALL_PREFIX="$work/prefix" >"$work/configure.log"
 cmake --build "$work/build" >"$work/build.log" || { tail -50 "$work/build.log"; exit 1; }
 cmake --install "$work/build" >"$work/install.log"

@@ -3,7 +3,7 @@
 #
 # Runs inside the base builder's `compile`, which sets CC, CXX, CFLAGS,
 # CXXFLAGS (sanitizer + coverage flags), LIB_FUZZING_ENGINE, SRC, WORK and OUT;
-# nothing else is read. For each target fuzz/<target>/ it puts in $OUT:
+# nothing else is read. For each fuzz target of the build it puts in $OUT:
 #   <target>                 the engine binary ($LIB_FUZZING_ENGINE)
 #   <target>_seed_corpus.zip corpus/<target>/ (seeds and regressions/)
 #   <target>.dict            corpus/dicts/<target>.dict, when there is one
@@ -84,40 +84,41 @@ cmake "${generator[@]}" -S "$root" -B "$build" \
   -DCMAKE_BUILD_RPATH='$ORIGIN/lib' -DCMAKE_BUILD_RPATH_USE_ORIGIN=ON \
   "${cmake_extra[@]}"
 
-# The targets: every fuzz/<target>/CMakeLists.txt that registers one.
+# The targets: every fairwire_add_fuzz_target of the build, each with its
+# manifest (<build>/fairwire-targets/<target>.json: binary, corpus, dict,
+# options), the same files by which the fairwire command finds them.
+field() {  # field MANIFEST KEY: a string value of the manifest
+  sed -n "s/^[[:space:]]*\"$2\": \"\(.*\)\",\{0,1\}$/\1/p" "$1" | head -n 1
+}
 targets=()
-for list in "$root"/fuzz/*/CMakeLists.txt; do
-  [ -f "$list" ] || continue
-  name=$(sed -n 's/^[[:space:]]*fairwire_add_fuzz_target([[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' \
-         "$list" | head -n 1)
-  [ -z "$name" ] && continue
-  # Only folders fuzz/CMakeLists.txt adds (CMake made their binary folder).
-  if [ -d "$build/fuzz/$name" ]; then
-    targets+=("$name")
-  else
-    echo "build.sh: warning: $list is not added by fuzz/CMakeLists.txt; skipped" >&2
-  fi
+for manifest in "$build"/fairwire-targets/*.json; do
+  [ -f "$manifest" ] || continue
+  targets+=("$(field "$manifest" name)")
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  echo "build.sh: no fuzz targets under $root/fuzz" >&2
+  echo "build.sh: no fuzz targets in $build/fairwire-targets" >&2
   exit 1
 fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 mkdir -p "$OUT"
 for target in "${targets[@]}"; do
-  cp "$build/fuzz/$target/$target" "$OUT/$target"
+  manifest=$build/fairwire-targets/$target.json
+  cp "$(field "$manifest" fuzzer)" "$OUT/$target"
+  corpus=$(field "$manifest" corpus)
+  dict=$(field "$manifest" dict)
+  target_options=$(field "$manifest" options)
 
   # Seeds and regressions in one flat zip (regressions prefixed, so names
   # cannot collide); README files and dotfiles are notes, not inputs.
   stage=$WORK/seeds/$target
   rm -rf "$stage" "$OUT/${target}_seed_corpus.zip"
   mkdir -p "$stage"
-  if [ -d "$root/corpus/$target" ]; then
-    find "$root/corpus/$target" -maxdepth 1 -type f ! -name '.*' ! -name 'README*' \
+  if [ -d "$corpus" ]; then
+    find "$corpus" -maxdepth 1 -type f ! -name '.*' ! -name 'README*' \
       -exec cp {} "$stage/" \;
-    if [ -d "$root/corpus/$target/regressions" ]; then
-      find "$root/corpus/$target/regressions" -type f ! -name '.*' ! -name 'README*' |
+    if [ -d "$corpus/regressions" ]; then
+      find "$corpus/regressions" -type f ! -name '.*' ! -name 'README*' |
         while read -r f; do cp "$f" "$stage/regression-$(basename "$f")"; done
     fi
   fi
@@ -130,14 +131,14 @@ for target in "${targets[@]}"; do
     echo "[libfuzzer]"
     echo "timeout = 25"
     # The target's own flags (fuzz/<target>/<target>.options), as
-    # tools/fairwire/fairwire fuzz run passes them.
-    if [ -f "$root/fuzz/$target/$target.options" ]; then
+    # the fairwire command's fuzz run passes them.
+    if [ -n "$target_options" ]; then
       sed -n '/^\[libfuzzer\]/,/^\[/{/^\[/d;/^[[:space:]]*#/d;/^[[:space:]]*$/d;p}' \
-        "$root/fuzz/$target/$target.options"
+        "$target_options"
     fi
   } >"$options"
-  if [ -f "$root/corpus/dicts/$target.dict" ]; then
-    cp "$root/corpus/dicts/$target.dict" "$OUT/$target.dict"
+  if [ -n "$dict" ]; then
+    cp "$dict" "$OUT/$target.dict"
     echo "dict = $target.dict" >>"$options"
   fi
 done

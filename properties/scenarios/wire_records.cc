@@ -253,7 +253,8 @@ std::string Describe(const model::Schema* schema, int type,
               }
               q += w;
             }
-            out += " " + ScalarText(f, e, wt);
+            out += ' ';
+            out += ScalarText(f, e, wt);
           }
           out += "\n";
         } else {

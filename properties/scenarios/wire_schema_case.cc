@@ -135,9 +135,11 @@ std::string SchemaText(const SchemaCase& c) {
         s += "optional ";
       }
       if (f.kind == model::Kind::kEnum) {
-        s += "E" + std::to_string(f.type_index);
+        s += 'E';
+        s += std::to_string(f.type_index);
       } else if (f.kind == model::Kind::kMessage) {
-        s += "M" + std::to_string(f.type_index);
+        s += 'M';
+        s += std::to_string(f.type_index);
       } else {
         s += model::KindName(f.kind);
       }
