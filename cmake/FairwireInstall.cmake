@@ -83,6 +83,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/FairwireFuzz.cmake DESTINATION ${_fair
 # --- The fairwire command --------------------------------------------------
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/fairwire/fairwire
         DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET fairwire-decode)
+  # `fairwire decode` runs it from beside the command.
+  install(TARGETS fairwire-decode RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/fairwire/runner
         DESTINATION ${_fairwire_share}/python
         PATTERN "__pycache__" EXCLUDE)
