@@ -1,5 +1,6 @@
 #include "fairwire/checks/wire_checks.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -12,53 +13,91 @@ ByteSpan AsBytes(const std::string& s) {
   return ByteSpan(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
 }
 
-// One encoding through every decoder.
-std::optional<std::string> CheckEncoding(const Subject& subject,
-                                         const std::string& variant,
-                                         ByteSpan bytes,
-                                         const std::string& expected,
-                                         bool all_decoders) {
-  std::vector<std::pair<const char*, Verdict>> outcomes;
-  if (subject.fairwire) {
-    outcomes.emplace_back("fairwire",
-                          DecodeWithFairwire(*subject.fairwire, bytes));
+// The violation of one decoder's verdict on one encoding, if any.
+std::optional<std::string> CheckVerdict(const Subject& subject,
+                                        const std::string& variant,
+                                        ByteSpan bytes,
+                                        const std::string& expected,
+                                        const NamedVerdict& named) {
+  const Verdict& out = named.verdict;
+  if (out.ok && out.canonical == expected) return std::nullopt;
+  const std::string& name = named.name;
+  const std::string where = "(" + variant + "," + name + "): ";
+  const std::string encoding = "\n  encoding " + records::Hex(bytes, 96) +
+                               "\n" +
+                               records::Describe(&subject.model, 0, bytes, 2);
+  if (!out.ok) {
+    return "variant-rejected" + where + name + " rejects (" + out.reason +
+           ") the " + variant + " encoding" + encoding;
   }
-  if (all_decoders) {
-    outcomes.emplace_back("model", DecodeWithModel(subject.model, bytes));
-  }
-  outcomes.emplace_back("libprotobuf",
-                        DecodeWithLibprotobuf(*subject.dynamic, bytes));
-  if (all_decoders && subject.generated != nullptr) {
-    outcomes.emplace_back("generated",
-                          DecodeWithLibprotobuf(*subject.generated, bytes));
-  }
-  for (const auto& [name, out] : outcomes) {
-    if (out.ok && out.canonical == expected) continue;
-    const std::string where = "(" + variant + "," + name + "): ";
-    const std::string encoding = "\n  encoding " + records::Hex(bytes, 96) +
-                                 "\n" +
-                                 records::Describe(&subject.model, 0, bytes, 2);
-    if (!out.ok) {
-      return "variant-rejected" + where + name + " rejects (" + out.reason +
-             ") the " + variant + " encoding" + encoding;
-    }
-    // Closed-enum unknowns keep 64 or 32 bits depending on how they arrived
-    // (see oracle.h); the variants move them between packed and unpacked.
-    if (out.canonical != expected &&
-        TruncateEnumUnknowns(subject.model, out.canonical) !=
-            TruncateEnumUnknowns(subject.model, expected)) {
-      return "variant-differs" + where + name + " decodes the " + variant +
-             " encoding to\n" +
-             records::Describe(&subject.model, 0, AsBytes(out.canonical), 2) +
-             "  instead of\n" +
-             records::Describe(&subject.model, 0, AsBytes(expected), 2) +
-             encoding;
-    }
+  // Closed-enum unknowns keep 64 or 32 bits depending on how they arrived
+  // (see wire_oracle.h); the variants move them between packed and unpacked.
+  if (TruncateEnumUnknowns(subject.model, out.canonical) !=
+      TruncateEnumUnknowns(subject.model, expected)) {
+    return "variant-differs" + where + name + " decodes the " + variant +
+           " encoding to\n" +
+           records::Describe(&subject.model, 0, AsBytes(out.canonical), 2) +
+           "  instead of\n" +
+           records::Describe(&subject.model, 0, AsBytes(expected), 2) +
+           encoding;
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+std::vector<std::string> EncodingDecoders(const Subject& subject,
+                                          bool all_decoders) {
+  std::vector<std::string> names{"fairwire"};
+  if (all_decoders) names.emplace_back("model");
+  names.emplace_back("libprotobuf");
+  if (all_decoders && subject.generated != nullptr) {
+    names.emplace_back("generated");
+  }
+  return names;
+}
+
+std::vector<NamedVerdict> DecodeEncoding(const Subject& subject, ByteSpan bytes,
+                                         bool all_decoders) {
+  // As EncodingDecoders; without a fairwire schema there is no fairwire
+  // verdict, which FindVariantViolation reports.
+  std::vector<NamedVerdict> out;
+  if (subject.fairwire) {
+    out.push_back({"fairwire", DecodeWithFairwire(*subject.fairwire, bytes)});
+  }
+  if (all_decoders) {
+    out.push_back({"model", DecodeWithModel(subject.model, bytes)});
+  }
+  out.push_back(
+      {"libprotobuf", DecodeWithLibprotobuf(*subject.dynamic, bytes)});
+  if (all_decoders && subject.generated != nullptr) {
+    out.push_back(
+        {"generated", DecodeWithLibprotobuf(*subject.generated, bytes)});
+  }
+  return out;
+}
+
+std::optional<std::string> FindVariantViolation(
+    const Subject& subject, const std::string& variant, ByteSpan bytes,
+    const std::string& expected, const std::vector<NamedVerdict>& verdicts,
+    bool all_decoders) {
+  if (!subject.fairwire) {
+    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
+  }
+  for (const std::string& name : EncodingDecoders(subject, all_decoders)) {
+    const auto it =
+        std::find_if(verdicts.begin(), verdicts.end(),
+                     [&](const NamedVerdict& v) { return v.name == name; });
+    if (it == verdicts.end()) {
+      return "variant-missing(" + variant + "," + name + "): no " + name +
+             " verdict on the " + variant + " encoding";
+    }
+    if (auto v = CheckVerdict(subject, variant, bytes, expected, *it)) {
+      return v;
+    }
+  }
+  return std::nullopt;
+}
 
 const Subject& CaseSubject(int root) {
   return FixedSubject(root == 0 ? Fixed::kAllKinds : Fixed::kAllKinds3);
@@ -72,28 +111,37 @@ const model::Schema* const* CaseSchemas() {
 
 std::optional<std::string> CheckCase(const scenario::WireCase& c,
                                      bool all_decoders) {
-  const Subject& subject = CaseSubject(c.root);
-  if (!subject.fairwire) {
-    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
-  }
-  return CheckMessageVariants(subject, c.message, c.payload, all_decoders);
+  return CheckMessageVariants(CaseSubject(c.root), c.message, c.payload,
+                              all_decoders);
 }
 
 std::optional<std::string> CheckMessageVariants(const Subject& subject,
                                                 const model::Message& message,
                                                 ByteSpan as_given,
                                                 bool all_decoders) {
+  return CheckMessageVariantsWith(subject, message, as_given, all_decoders,
+                                  [&](const std::string&, ByteSpan bytes) {
+                                    return DecodeEncoding(subject, bytes,
+                                                          all_decoders);
+                                  });
+}
+
+std::optional<std::string> CheckMessageVariantsWith(
+    const Subject& subject, const model::Message& message, ByteSpan as_given,
+    bool all_decoders, const EncodingDecoder& decode) {
+  if (!subject.fairwire) {
+    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
+  }
   const std::string expected = model::Serialize(subject.model, message);
-  if (auto v =
-          CheckEncoding(subject, "as-given", as_given, expected, all_decoders))
-    return v;
+  const auto check = [&](const std::string& variant, ByteSpan bytes) {
+    return FindVariantViolation(subject, variant, bytes, expected,
+                                decode(variant, bytes), all_decoders);
+  };
+  if (auto v = check("as-given", as_given)) return v;
   for (const scenario::Variant& variant : scenario::AllVariants()) {
     const std::string bytes =
         scenario::EncodeVariant(subject.model, message, variant);
-    if (auto v = CheckEncoding(subject, variant.name, AsBytes(bytes), expected,
-                               all_decoders)) {
-      return v;
-    }
+    if (auto v = check(variant.name, AsBytes(bytes))) return v;
   }
   return std::nullopt;
 }

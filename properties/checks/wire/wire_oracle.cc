@@ -236,31 +236,46 @@ std::string TruncateEnumUnknowns(const model::Schema& schema,
   return model::Serialize(schema, m);
 }
 
-std::optional<std::string> CheckAgreement(const Subject& subject,
-                                          ByteSpan input) {
-  const Verdict dynamic = DecodeWithLibprotobuf(*subject.dynamic, input);
-  const Verdict model_out = DecodeWithModel(subject.model, input);
+Verdicts DecodeWithEach(const Subject& subject, ByteSpan input) {
+  Verdicts out;
+  out.dynamic = DecodeWithLibprotobuf(*subject.dynamic, input);
+  out.model = DecodeWithModel(subject.model, input);
   if (subject.fairwire) {
-    const Verdict fast = DecodeWithFairwire(*subject.fairwire, input);
-    if (auto v =
-            Compare("fairwire", fast, "libprotobuf", dynamic, subject.model)) {
-      return v;
-    }
-    if (subject.fixed) {
-      if (auto v = CheckTyped(*subject.fixed, input)) return v;
-    }
-  } else {
-    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
-  }
-  if (auto v =
-          Compare("model", model_out, "libprotobuf", dynamic, subject.model)) {
-    return v;
+    out.fairwire = DecodeWithFairwire(*subject.fairwire, input);
   }
   if (subject.generated != nullptr) {
+    out.generated = DecodeWithLibprotobuf(*subject.generated, input);
+  }
+  return out;
+}
+
+std::optional<std::string> FindDisagreement(const Subject& subject,
+                                            const Verdicts& verdicts) {
+  if (!subject.fairwire) {
+    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
+  }
+  if (!verdicts.fairwire) {
+    return "verdict-missing: " + subject.name +
+           ": no fairwire verdict although the subject has a schema";
+  }
+  if (subject.generated != nullptr && !verdicts.generated) {
+    return "verdict-missing: " + subject.name +
+           ": no generated-code verdict although the subject has generated "
+           "code";
+  }
+  if (auto v = Compare("fairwire", *verdicts.fairwire, "libprotobuf",
+                       verdicts.dynamic, subject.model)) {
+    return v;
+  }
+  if (auto v = Compare("model", verdicts.model, "libprotobuf", verdicts.dynamic,
+                       subject.model)) {
+    return v;
+  }
+  if (verdicts.generated) {
     // Allow for the one documented difference: truncate closed-enum unknown
     // varints on both sides, then compare.
-    Verdict gen = DecodeWithLibprotobuf(*subject.generated, input);
-    Verdict dyn = dynamic;
+    Verdict gen = *verdicts.generated;
+    Verdict dyn = verdicts.dynamic;
     if (gen.ok)
       gen.canonical = TruncateEnumUnknowns(subject.model, gen.canonical);
     if (dyn.ok)
@@ -269,6 +284,15 @@ std::optional<std::string> CheckAgreement(const Subject& subject,
       return v;
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckAgreement(const Subject& subject,
+                                          ByteSpan input) {
+  if (auto v = FindDisagreement(subject, DecodeWithEach(subject, input))) {
+    return v;
+  }
+  if (subject.fixed) return CheckTyped(*subject.fixed, input);
   return std::nullopt;
 }
 

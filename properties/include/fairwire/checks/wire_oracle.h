@@ -88,11 +88,30 @@ std::optional<std::string> Compare(std::string_view a_name, const Verdict& a,
 std::string TruncateEnumUnknowns(const model::Schema& schema,
                                  const std::string& canonical);
 
-// Runs every decoder of `subject` on `input` and returns the first
-// disagreement with DynamicMessage (generated code allowing for the
-// closed-enum difference above), or nullopt. For a fixed subject the typed
-// bindings must also agree with Decode (CheckTyped in typed_subjects.h:
-// status, reason and offset; values field by field; unknown-field bytes).
+// What every decoder of a subject made of one input.
+struct Verdicts {
+  Verdict dynamic;                   // libprotobuf's DynamicMessage
+  Verdict model;                     // the reference model
+  std::optional<Verdict> fairwire;   // nullopt: the subject has no schema
+  std::optional<Verdict> generated;  // nullopt: the subject has no such code
+};
+
+// Runs every decoder `subject` has on `input`.
+Verdicts DecodeWithEach(const Subject& subject, ByteSpan input);
+
+// The first disagreement with DynamicMessage among `verdicts`, in this order:
+// fairwire (exactly), the model (exactly), generated code (closed-enum
+// unknowns truncated on both sides, the one documented difference); or
+// nullopt. A decoder the subject should have but `verdicts` lacks is a
+// violation too: "adapter-refused: <subject>: <error>" when the adapter
+// refused the schema, "verdict-missing: ..." when a verdict was not taken.
+std::optional<std::string> FindDisagreement(const Subject& subject,
+                                            const Verdicts& verdicts);
+
+// FindDisagreement(subject, DecodeWithEach(subject, input)), then for a fixed
+// subject the typed bindings against Decode (CheckTyped in
+// wire_typed_subjects.h: status, reason and offset; values field by field;
+// unknown-field bytes). The first violation, or nullopt.
 std::optional<std::string> CheckAgreement(const Subject& subject,
                                           ByteSpan input);
 
