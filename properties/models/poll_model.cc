@@ -1,4 +1,4 @@
-// The reference model. Read it beside DESIGN.md's policy table.
+// The reference model. Read it beside docs/design.md, "Poll core" (the policies).
 #include "fairwire/models/poll_model.h"
 
 #include <utility>

@@ -1,5 +1,5 @@
-// The reference model, one byte at a time. Each rule of DESIGN.md's "Wire
-// core" list appears once, in the order a reader meets it.
+// The reference model, one byte at a time. Each rule of docs/design.md,
+// "Decoding rules", appears once, in the order a reader meets it.
 #include "fairwire/models/wire_model.h"
 
 #include <algorithm>
