@@ -159,8 +159,8 @@ void DecodeDiffSeeds(Files& files) {
   }
   const Fixed p2 = Fixed::kAllKinds;
   const Fixed p3 = Fixed::kAllKinds3;
-  // One seed per rule of docs/design.md "Decoding rules" (AllKinds: f_int32 = 1,
-  // f_uint64 = 4, f_sint32 = 5, f_bool = 7, f_enum = 8, f_fixed32 = 9,
+  // One seed per rule of docs/design.md "Decoding rules" (AllKinds: f_int32 =
+  // 1, f_uint64 = 4, f_sint32 = 5, f_bool = 7, f_enum = 8, f_fixed32 = 9,
   // f_string = 15, f_nested = 17, f_self = 18, r_enum = 28, p_int32 = 41,
   // p_enum = 48, p_fixed32 = 49, p_double = 54).
   const std::map<std::string, std::string> rules = {

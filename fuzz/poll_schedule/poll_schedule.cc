@@ -1,7 +1,8 @@
 // The poll_schedule fuzz target: the input is a PollScript's bytes (every
 // byte string is some script); the check runs the script under every policy
 // through Select, SelectAll and the Nested baseline and compares each run
-// with the reference model (properties 1 to 10 of docs/design.md "The ten poll properties").
+// with the reference model (properties 1 to 10 of docs/design.md "The ten poll
+// properties").
 #include <string>
 #include <vector>
 

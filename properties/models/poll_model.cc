@@ -1,4 +1,5 @@
-// The reference model. Read it beside docs/design.md, "Poll core" (the policies).
+// The reference model. Read it beside docs/design.md, "Poll core" (the
+// policies).
 #include "fairwire/models/poll_model.h"
 
 #include <utility>

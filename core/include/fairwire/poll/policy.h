@@ -1,5 +1,6 @@
 // Scheduling policies for Select and SelectAll: where a call starts its scan
-// and how the cursor moves after a child is Ready (docs/design.md, "Poll core").
+// and how the cursor moves after a child is Ready (docs/design.md, "Poll
+// core").
 //
 // A policy P has, for n >= 1 children (live or done):
 //   std::size_t Start(std::size_t n);          the scan's first index, < n

@@ -1,8 +1,8 @@
 // The wire reference model: a byte-at-a-time protobuf decoder written from the
-// rules of docs/design.md ("Decoding rules") alone, as plain as possible, sharing no
-// code with fairwire::wire. It has its own canonical serialization (the rules
-// of fairwire::wire::Serialize and libprotobuf's SerializeToString), so that
-// the fast decoder, the model and libprotobuf are compared as bytes.
+// rules of docs/design.md ("Decoding rules") alone, as plain as possible,
+// sharing no code with fairwire::wire. It has its own canonical serialization
+// (the rules of fairwire::wire::Serialize and libprotobuf's SerializeToString),
+// so that the fast decoder, the model and libprotobuf are compared as bytes.
 #ifndef FAIRWIRE_MODELS_WIRE_MODEL_H_
 #define FAIRWIRE_MODELS_WIRE_MODEL_H_
 
