@@ -292,8 +292,12 @@ std::optional<std::string> CheckAgreement(const Subject& subject,
   if (auto v = FindDisagreement(subject, DecodeWithEach(subject, input))) {
     return v;
   }
-  if (subject.fixed) return CheckTyped(*subject.fixed, input);
-  return std::nullopt;
+  if (!subject.fixed) return std::nullopt;
+  if (subject.typed_check == nullptr) {
+    return "verdict-missing: " + subject.name +
+           ": no typed check although the subject is a fixed one";
+  }
+  return subject.typed_check(*subject.fixed, input);
 }
 
 const Subject& FixedSubject(Fixed which) {
@@ -309,6 +313,7 @@ const Subject& FixedSubject(Fixed which) {
       Subject s = MakeSubject(*g->GetDescriptor(), factory);
       s.generated = g;
       s.fixed = static_cast<Fixed>(v->size());
+      s.typed_check = &CheckTyped;
       v->push_back(std::move(s));
     }
     return v;

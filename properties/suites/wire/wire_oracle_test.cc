@@ -150,7 +150,8 @@ TEST(WireOracle, ValidInputOfEveryFixedSubjectPasses) {
     SCOPED_TRACE(subject.name);
     ASSERT_TRUE(subject.fairwire.has_value()) << subject.adapter_error;
     ASSERT_NE(subject.generated, nullptr);
-    ASSERT_TRUE(subject.fixed.has_value());
+    EXPECT_EQ(subject.fixed, which);
+    EXPECT_EQ(subject.typed_check, &oracle::CheckTyped);
     const std::string input = ValidInput(which);
     EXPECT_EQ(oracle::CheckAgreement(subject, AsBytes(input)), std::nullopt);
     // Every decoder ran and accepted, re-serialising to the input itself.
@@ -295,6 +296,25 @@ TEST(WireOracle, ASubjectWithoutAFairwireSchemaIsReported) {
                   subject, "as-given", AsBytes(valid), valid,
                   oracle::DecodeEncoding(subject, AsBytes(valid), all), all)),
               "adapter-refused");
+  }
+}
+
+// A typed check that always finds a (planted) difference.
+std::optional<std::string> WrongTypedCheck(Fixed, ByteSpan) {
+  return "typed-vs-fairwire-value: planted";
+}
+
+TEST(WireOracle, AWrongTypedResultIsReportedByCheckAgreement) {
+  for (const Fixed which : kEveryFixed) {
+    Subject subject = oracle::FixedSubject(which);
+    SCOPED_TRACE(subject.name);
+    const std::string valid = ValidInput(which);
+    subject.typed_check = &WrongTypedCheck;
+    EXPECT_EQ(Property(oracle::CheckAgreement(subject, AsBytes(valid))),
+              "typed-vs-fairwire-value");
+    subject.typed_check = nullptr;
+    EXPECT_EQ(Property(oracle::CheckAgreement(subject, AsBytes(valid))),
+              "verdict-missing");
   }
 }
 

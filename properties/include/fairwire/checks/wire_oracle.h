@@ -49,9 +49,11 @@ struct Subject {
   std::string adapter_error;
   const google::protobuf::Message* dynamic = nullptr;    // DynamicMessage
   const google::protobuf::Message* generated = nullptr;  // may be null
-  // Set for the fixed schemas: CheckAgreement then also compares the typed
-  // bindings of typed_subjects.h with Decode.
+  // Set for the fixed schemas: CheckAgreement then also runs `typed_check`
+  // (CheckTyped of wire_typed_subjects.h, which compares the typed bindings
+  // with Decode; a test may plant another).
   std::optional<Fixed> fixed;
+  std::optional<std::string> (*typed_check)(Fixed, ByteSpan) = nullptr;
 };
 
 // libprotobuf: ParsePartialFromArray, then SerializePartialAsString.
@@ -109,9 +111,10 @@ std::optional<std::string> FindDisagreement(const Subject& subject,
                                             const Verdicts& verdicts);
 
 // FindDisagreement(subject, DecodeWithEach(subject, input)), then for a fixed
-// subject the typed bindings against Decode (CheckTyped in
+// subject its typed_check, the typed bindings against Decode (CheckTyped in
 // wire_typed_subjects.h: status, reason and offset; values field by field;
-// unknown-field bytes). The first violation, or nullopt.
+// unknown-field bytes; "verdict-missing: ..." without one). The first
+// violation, or nullopt.
 std::optional<std::string> CheckAgreement(const Subject& subject,
                                           ByteSpan input);
 
