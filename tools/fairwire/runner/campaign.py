@@ -174,6 +174,12 @@ class Campaign:
             s.stop()
             s.poll()
         self._collect_crashes()
+        if not self.interrupt.count:
+            for s in sessions:
+                if isinstance(s, LibFuzzerSession) and s.forked:
+                    self.board.message(f"fairwire: {s.key}: measuring the edges of "
+                                       f"the seeds and the campaign corpus")
+                    s.measure_coverage(max(30.0, seconds / 2))
 
     def _afl_to_libfuzzer(self, sessions: list[Session], lf: LibFuzzerSession) -> None:
         """Copies AFL++'s new queue entries into libFuzzer's corpus, which
@@ -289,18 +295,21 @@ class Campaign:
         for s in self.sessions:
             last = s.last()
             paths = sorted({rel(p) for p, _ in self.saved.get(s.key, [])})
-            eps = last.execs / s.elapsed() if s.elapsed() > 0 else 0.0
+            runs = last.execs
+            eps = runs / s.elapsed() if runs is not None and s.elapsed() > 0 else None
             sessions.append({
                 "target": s.target.name, "engine": s.engine, "jobs": s.jobs,
-                "execs": last.execs, "execs_per_sec": eps,
-                "coverage": last.coverage, "corpus": last.corpus,
+                "execs": runs, "execs_per_sec": eps,
+                "coverage": last.coverage, "features": last.features,
+                "corpus": last.corpus,
                 "seeds": s.seed_count(), "new_files": s.new_corpus_files()
                 if s.started else 0,
                 "crashes": len(paths), "crash_paths": paths,
                 "findings_dir": rel(self.folder / s.target.name / "findings"),
-                "coverage_over_time": [(round(x.elapsed, 2), x.coverage)
-                                       for x in s.samples]
-                + ([(round(s.elapsed(), 2), last.coverage)] if s.samples else []),
+                "coverage_over_time": _series(s, "coverage"),
+                "features_over_time": _series(s, "features"),
+                "execs_per_sec_over_time": _series(s, "execs_per_sec"),
+                "note": s.note,
                 "folder": rel(s.work)})
         findings = [{
             "target": f.target, "engine": ", ".join(f.engines),
@@ -337,6 +346,16 @@ class Campaign:
             for f in new:
                 print(f"  {rel(f.regression)}")
         sys.stdout.flush()
+
+
+def _series(s: Session, name: str) -> list[tuple[float, float]]:
+    """(seconds, value) of one figure over the session, where it was known;
+    a level figure (edges, features) is held to the session's end."""
+    points = [(round(x.elapsed, 2), getattr(x, name)) for x in s.samples
+              if getattr(x, name) is not None]
+    if points and name != "execs_per_sec" and points[-1][0] < round(s.elapsed(), 2):
+        points.append((round(s.elapsed(), 2), points[-1][1]))
+    return points
 
 
 def _replay_status(target: Target, path: Path) -> int:

@@ -10,11 +10,13 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .libfuzzer import (Figures, ForkProgress, PlainProgress, parse_status_line)
 from .project import Target, corpus_files
 
 AFL_ENV = {
@@ -28,33 +30,27 @@ AFL_ENV = {
     "AFL_SYNC_TIME": "1",
 }
 
-# "#4096	pulse  cov: 66 ft: 112 corp: 10/40b lim: 8 exec/s: 2048 rss: 31Mb"
-# "#1024: cov: 50 ft: 60 corp: 10 exec/s: 500 oom/timeout/crash: 0/0/1 ..."
-LIBFUZZER_LINE = re.compile(
-    r"^#(\d+):?\s+(?:[A-Za-z]+\s+)?cov: (\d+) ft: (\d+) corp: (\d+)")
-LIBFUZZER_EPS = re.compile(r"exec/s:? (\d+)")
-LIBFUZZER_FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
-
-
 @dataclass
 class Sample:
-    """One point of an engine's progress."""
+    """One point of an engine's progress; None where a figure is not known
+    at that moment (shown as '-')."""
 
     elapsed: float  # seconds since the session started
-    execs: int
-    coverage: int  # edges (libFuzzer "cov", AFL++ "edges_found")
-    corpus: int
-    execs_per_sec: float
+    execs: Optional[int]
+    coverage: Optional[int]  # edges (libFuzzer "cov", AFL++ "edges_found")
+    corpus: Optional[int]
+    execs_per_sec: Optional[float]  # the rate at that moment
+    features: Optional[int] = None  # libFuzzer's "ft"
 
 
-def parse_libfuzzer_line(line: str) -> Optional[tuple[int, int, int, int, float]]:
-    """(execs, cov, ft, corpus, exec/s) from a libFuzzer status line, or None."""
-    m = LIBFUZZER_LINE.match(line)
-    if not m:
+def parse_libfuzzer_line(line: str) -> Optional[tuple]:
+    """(runs, cov, ft, corpus, exec/s) of the libFuzzer status line in
+    `line` (plain or -fork; None for a figure the line lacks), or None."""
+    status = parse_status_line(line)
+    if status is None:
         return None
-    eps = LIBFUZZER_EPS.search(line)
-    return (int(m.group(1)), int(m.group(2)), int(m.group(3)),
-            int(m.group(4)), float(eps.group(1)) if eps else 0.0)
+    return (status.runs, status.cov, status.ft, status.corpus,
+            None if status.execs_per_sec is None else float(status.execs_per_sec))
 
 
 def parse_afl_plot_data(text: str) -> list[dict[str, float]]:
@@ -104,6 +100,33 @@ def flatten_seeds(sources: list[Path], dest: Path) -> int:
     if not any(dest.iterdir()):
         (dest / "empty").write_bytes(b"\0")
     return len(list(dest.iterdir()))
+
+
+def replay_coverage(target: Target, inputs: list[Path], flags: list[str],
+                    timeout: float, work: Path) -> Optional[int]:
+    """The edges (libFuzzer's cov) that every file under `inputs` covers,
+    replayed once by the target's engine binary in one plain process
+    (-runs=0, writing nothing into the inputs); None when that fails or
+    takes more than `timeout` seconds."""
+    dirs = [str(p) for p in inputs if p.exists()]
+    if not dirs or target.fuzzer is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="replay-", dir=work) as out:
+        cmd = [str(target.fuzzer), "-runs=0", "-timeout=10", "-rss_limit_mb=2560",
+               "-print_pcs=0", "-print_funcs=0", *flags, out, *dirs]
+        try:
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, timeout=timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    if r.returncode != 0:
+        return None
+    cov = None
+    for raw in r.stdout.decode(errors="replace").splitlines():
+        line = parse_status_line(raw)
+        if line and line.event in ("INITED", "DONE") and line.cov is not None:
+            cov = line.cov
+    return cov
 
 
 @dataclass
@@ -175,8 +198,16 @@ class Session:
         return (self.ended or time.time()) - self.started
 
     def last(self) -> Sample:
-        """The latest sample (zeros before the first)."""
-        return self.samples[-1] if self.samples else Sample(0, 0, 0, 0, 0.0)
+        """The latest sample (nothing known before the first)."""
+        return self.samples[-1] if self.samples else Sample(0, None, None, None, None)
+
+    def last_known(self, name: str) -> Optional[float]:
+        """The latest known value of one Sample field (None if never known)."""
+        for sample in reversed(self.samples):
+            value = getattr(sample, name)
+            if value is not None:
+                return value
+        return None
 
     def seed_count(self) -> int:
         """How many distinct seed inputs the session started from."""
@@ -196,9 +227,16 @@ class LibFuzzerSession(Session):
     folder, where AFL++'s finds are copied), which after its first crash is
     restarted as -fork=1 so that further crashes no longer stop it. The first
     corpus folder is the campaign's own: the repository's corpus is only
-    read."""
+    read.
+
+    Its figures (runner/libfuzzer.py): a plain process's from its status
+    lines; a -fork process's from the parent's lines (jobs merged) and the
+    running jobs' own logs. Under -fork, libFuzzer reports no edge count
+    that means edges, so the edges are measured after the run by replaying
+    the seeds and the campaign corpus (measure_coverage)."""
 
     MAX_RESTARTS = 10
+    JOB_LOG_INTERVAL = 1.0  # seconds between reads of the running jobs' logs
 
     def start(self, seconds: int) -> None:
         """Starts fuzzing for `seconds`."""
@@ -213,10 +251,15 @@ class LibFuzzerSession(Session):
         self.started = time.time()
         self.deadline = self.started + seconds
         self.restarts = 0
-        self.base_execs = 0
-        self.proc_execs = 0
+        self.base_execs = 0  # runs of the processes before the current one
+        self.forked = False  # whether any process ran -fork
         self.log_offset = 0
+        self.last_job_read = 0.0
         self._launch()
+
+    def forking(self) -> bool:
+        """Whether the next (or current) process runs -fork."""
+        return self.jobs > 1 or self.restarts > 0
 
     def command(self, seconds: int) -> list[str]:
         """The libFuzzer command line for the remaining time."""
@@ -226,55 +269,87 @@ class LibFuzzerSession(Session):
         if self.dict_file:
             cmd.append(f"-dict={self.dict_file}")
         cmd += self.libfuzzer_flags
-        if self.jobs > 1 or self.restarts:
+        if self.forking():
             cmd += [f"-fork={self.jobs}", "-ignore_crashes=1",
                     "-ignore_timeouts=1", "-ignore_ooms=1"]
         return cmd + [str(self.corpus)] + [str(s) for s in self.seeds if s.exists()]
 
     def _launch(self) -> None:
         remaining = int(self.deadline - time.time())
-        self.proc_execs = 0
+        self.forked = self.forked or self.forking()
+        self.progress = ForkProgress() if self.forking() else PlainProgress()
         self._spawn(self.command(remaining), self.log_path)
 
+    def figures(self) -> Figures:
+        """Every process's runs, the current one's other figures."""
+        now = self.progress.figures(self.running())
+        runs = now.runs
+        if self.base_execs:
+            runs = self.base_execs + (runs or 0)
+        return Figures(runs=runs, execs_per_sec=now.execs_per_sec, cov=now.cov,
+                       ft=now.ft)
+
     def poll(self) -> None:
-        """Reads new log lines; restarts a plain process that stopped on a
-        crash while time remains."""
+        """Reads new log lines (the parent's and, under -fork, the running
+        jobs'), samples the figures when they changed, and restarts a plain
+        process that stopped on a crash while time remains."""
+        changed = False
         with open(self.log_path, "rb") as f:
             f.seek(self.log_offset)
             chunk = f.read()
         end = chunk.rfind(b"\n") + 1
         self.log_offset += end
         for raw in chunk[:end].decode(errors="replace").splitlines():
-            parsed = parse_libfuzzer_line(raw)
-            if parsed:
-                execs, cov, _, corp, eps = parsed
-                # In -fork mode a line comes only when a job ends; the corpus
-                # folder itself is always current.
-                corp = max(corp, self._corpus_size())
-                self.proc_execs = execs
-                total = self.base_execs + execs
-                if not eps and self.elapsed() > 0:
-                    eps = total / self.elapsed()
-                self.samples.append(Sample(self.elapsed(), total, cov, corp, eps))
-            final = LIBFUZZER_FINAL.match(raw)
-            if final:
-                self.proc_execs = int(final.group(1))
+            changed |= self.progress.feed(raw)
+        alive = self.running()
+        if isinstance(self.progress, ForkProgress) and (
+                not alive or time.time() - self.last_job_read >= self.JOB_LOG_INTERVAL):
+            self.last_job_read = time.time()
+            changed |= self.progress.read_job_logs()
+        figures = self.figures()
+        corpus = self.corpus_count()
         last = self.last()
-        if self.samples and not self.running() and self._corpus_size() > last.corpus:
-            self.samples.append(Sample(self.elapsed(), last.execs, last.coverage,
-                                       self._corpus_size(), last.execs_per_sec))
+        if (changed or corpus != last.corpus
+                or (not alive and last.execs_per_sec is not None)):
+            self.samples.append(Sample(self.elapsed(), figures.runs, figures.cov,
+                                       corpus, figures.execs_per_sec, figures.ft))
         if (self.procs and self.procs[-1].poll() is not None
                 and not self.stopping
                 and time.time() < self.deadline - 2
                 and self.restarts < self.MAX_RESTARTS):
             self.restarts += 1
-            self.base_execs += self.proc_execs
+            self.base_execs += self.progress.figures(False).runs or 0
             self._launch()
 
     def _corpus_size(self) -> int:
         """Files in the campaign corpus folder now."""
         with os.scandir(self.corpus) as entries:
             return sum(1 for e in entries if e.is_file())
+
+    def corpus_count(self) -> int:
+        """The inputs of the campaign: the distinct seeds, and what libFuzzer
+        (or the AFL++ exchange) added to the campaign corpus folder."""
+        return self.seed_count() + self._corpus_size()
+
+    def measure_coverage(self, timeout: float) -> None:
+        """After a run that used -fork: the edges of the seeds alone (the
+        starting point) and of the seeds with the campaign corpus, each
+        replayed once (-runs=0), as samples at the start and the end. Each
+        replay gets `timeout` seconds; what does not finish stays unknown."""
+        if not self.forked or not self.started:
+            return
+        start = replay_coverage(self.target, self.seeds, self.libfuzzer_flags,
+                                timeout, self.work)
+        end = replay_coverage(self.target, self.seeds + [self.corpus],
+                              self.libfuzzer_flags, timeout, self.work)
+        if start is not None:
+            self.samples.insert(0, Sample(0.0, 0, start, self.seed_count(), None))
+        last = self.last()
+        self.samples.append(Sample(self.elapsed(), last.execs, end, self.corpus_count(),
+                                   None, last.features))
+        if end is None:
+            self.note = (f"edges not measured: the replay of the corpus failed "
+                         f"or took more than {timeout:.0f} s")
 
     def crash_files(self) -> list[Path]:
         """The failing inputs libFuzzer saved (crash-, leak-, timeout-, oom-)."""

@@ -12,6 +12,11 @@ from typing import Any
 COLORS = {"libfuzzer": "#1f77b4", "afl": "#d62728"}
 
 
+def _figure(value: Any) -> str:
+    """A table figure: thousands separators, '-' when not known."""
+    return "-" if value is None else f"{value:,.0f}"
+
+
 def table_rows(summary: dict[str, Any]) -> list[list[str]]:
     """One row per target and engine: the summary table's cells."""
     rows = []
@@ -21,15 +26,17 @@ def table_rows(summary: dict[str, Any]) -> list[list[str]]:
             crashes += f" ({s['crash_paths'][0]})"
         elif s["crash_paths"]:
             crashes += f" ({s['findings_dir']}/)"
-        rows.append([s["target"], s["engine"], f"{s['execs']:,}",
-                     f"{s['execs_per_sec']:,.0f}", str(s["coverage"]),
-                     f"{s['seeds']} -> {s['corpus']}", str(s["new_files"]),
-                     crashes])
+        corpus = "-" if s["corpus"] is None else str(s["corpus"])
+        rows.append([s["target"], s["engine"], _figure(s["execs"]),
+                     _figure(s["execs_per_sec"]), _figure(s["coverage"]),
+                     _figure(s.get("features")), f"{s['seeds']} -> {corpus}",
+                     str(s["new_files"]), crashes])
     return rows
 
 
-HEADER = ["target", "engine", "runs", "execs/s", "coverage (edges)",
+HEADER = ["target", "engine", "runs", "execs/s", "coverage (edges)", "features",
           "corpus (seeds -> end)", "new files", "crashes (saved in)"]
+NUMERIC = range(2, 8)  # the right-aligned columns (HTML)
 
 
 def text_table(summary: dict[str, Any]) -> str:
@@ -66,8 +73,11 @@ def nice_axis(lo: float, hi: float, ticks: int = 5) -> tuple[float, float, float
 
 
 def coverage_svg(title: str, series: dict[str, list[tuple[float, float]]],
-                 width: int = 560, height: int = 260) -> str:
-    """A line plot of coverage over time, one line per engine, as SVG."""
+                 width: int = 560, height: int = 260,
+                 ylabel: str = "edges covered", steps: bool = True) -> str:
+    """A line plot of a figure over time (edges covered unless `ylabel`
+    says otherwise), one line per engine, as SVG: a step line (the figure
+    holds until the next sample) unless `steps` is False."""
     left, right, top, bottom = 60, 110, 28, 40
     pw, ph = width - left - right, height - top - bottom
     xs = [x for pts in series.values() for x, _ in pts] or [1.0]
@@ -101,14 +111,14 @@ def coverage_svg(title: str, series: dict[str, list[tuple[float, float]]],
     parts.append(f'<text x="{left + pw / 2}" y="{height - 6}" '
                  f'text-anchor="middle">seconds</text>')
     parts.append(f'<text x="14" y="{top + ph / 2}" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {top + ph / 2})">edges covered</text>')
+                 f'transform="rotate(-90 14 {top + ph / 2})">{html.escape(ylabel)}</text>')
     for n, (engine, pts) in enumerate(series.items()):
         color = COLORS.get(engine, "#2ca02c")
         if pts:
-            # A step line: coverage holds until the next sample.
+            # A step line: the figure holds until the next sample.
             path, prev = [], None
             for x, y in pts:
-                if prev is not None:
+                if prev is not None and steps:
                     path.append(f"L{sx(x):.1f},{sy(prev):.1f}")
                 path.append(("M" if prev is None else "L") + f"{sx(x):.1f},{sy(y):.1f}")
                 prev = y
@@ -124,18 +134,39 @@ def coverage_svg(title: str, series: dict[str, list[tuple[float, float]]],
     return "\n".join(parts)
 
 
+PLOTS = (  # (file prefix, summary series, title, y axis label, step line)
+    ("coverage", "coverage_over_time", "edges covered over time", "edges covered", True),
+    ("features", "features_over_time", "libFuzzer features over time", "features",
+     True),
+    ("execs", "execs_per_sec_over_time", "execs/s over time", "execs/s", False),
+)
+
+
+def target_plots(summary: dict[str, Any], target: str) -> dict[str, str]:
+    """The target's plots as SVG, by file name (a plot with no data is left
+    out)."""
+    plots = {}
+    for prefix, key, title, ylabel, steps in PLOTS:
+        series = {s["engine"]: [tuple(p) for p in s.get(key, [])]
+                  for s in summary["sessions"] if s["target"] == target}
+        series = {engine: pts for engine, pts in series.items() if pts}
+        if not series and prefix != "coverage":
+            continue
+        plots[f"{prefix}-{target}.svg"] = coverage_svg(
+            f"{target}: {title}", series, ylabel=ylabel, steps=steps)
+    return plots
+
+
 def write_reports(folder: Path, summary: dict[str, Any]) -> None:
     """Writes summary.json, report.md and report.html into the campaign
-    folder (one SVG file per target beside them)."""
+    folder (the plots as SVG files beside them)."""
     (folder / "summary.json").write_text(json.dumps(summary, indent=1))
     plots = {}
     for target in summary["targets"]:
-        series = {s["engine"]: [tuple(p) for p in s["coverage_over_time"]]
-                  for s in summary["sessions"] if s["target"] == target}
-        svg = coverage_svg(f"{target}: coverage over time", series)
-        (folder / f"coverage-{target}.svg").write_text(svg)
-        plots[target] = svg
-    (folder / "report.md").write_text(_markdown(summary))
+        for name, svg in target_plots(summary, target).items():
+            (folder / name).write_text(svg)
+            plots[name] = svg
+    (folder / "report.md").write_text(_markdown(summary, list(plots)))
     (folder / "report.html").write_text(_html(summary, plots))
 
 
@@ -147,11 +178,15 @@ def _status_line(summary: dict[str, Any]) -> str:
             f"{len(summary['findings'])} distinct failure(s), {new} new.")
 
 
-def _markdown(summary: dict[str, Any]) -> str:
+def _markdown(summary: dict[str, Any], plots: list[str]) -> str:
     out = [f"# fairwire fuzz campaign {summary['id']}", "", _status_line(summary), "",
            "## Targets", "", markdown_table(summary), ""]
-    for target in summary["targets"]:
-        out += [f"![{target} coverage over time](coverage-{target}.svg)", ""]
+    notes = [f"- {s['target']}/{s['engine']}: {s['note']}" for s in summary["sessions"]
+             if s.get("note")]
+    if notes:
+        out += notes + [""]
+    for name in plots:
+        out += [f"![{name[:-4]}]({name})", ""]
     out += [PLOT_NOTE, "", "## Findings", ""]
     if not summary["findings"]:
         out.append("None.")
@@ -175,7 +210,15 @@ def _markdown(summary: dict[str, Any]) -> str:
 
 PLOT_NOTE = ("Edges as each engine counts them (libFuzzer's cov, AFL++'s edges_found): "
              "the two instrumentations differ, so compare growth, not levels. "
-             "AFL++ rewrites its statistics about once a minute, hence its steps.")
+             "AFL++ rewrites its statistics about once a minute, hence its steps. "
+             "Under libFuzzer's -fork (--jobs 2 and more) the parent reports no "
+             "edge count (its cov starts from the seeds' features), so a -fork "
+             "session's edges are measured after the run, by replaying the seeds "
+             "(the point at 0 s) and the seeds with the campaign corpus (the last "
+             "point); its features are the merged corpus's, as of the last job "
+             "merged. Runs count every job, running ones included; execs/s over "
+             "time is the sum of the running jobs' own rates, the table's execs/s "
+             "the session's runs over its time.")
 
 CSS = """body{font-family:sans-serif;margin:24px;max-width:1150px;color:#222}
 table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ccc;
@@ -188,7 +231,7 @@ flex-wrap:wrap;gap:12px}.note{color:#555;font-size:13px}"""
 def _html(summary: dict[str, Any], plots: dict[str, str]) -> str:
     e = html.escape
     rows = "".join(
-        "<tr>" + "".join(f'<td class="num">{e(c)}</td>' if 2 <= i <= 6
+        "<tr>" + "".join(f'<td class="num">{e(c)}</td>' if i in NUMERIC
                          else f"<td>{e(c)}</td>" for i, c in enumerate(r)) + "</tr>"
         for r in table_rows(summary))
     head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
@@ -197,7 +240,10 @@ def _html(summary: dict[str, Any], plots: dict[str, str]) -> str:
              f"<h1>fairwire fuzz campaign {e(summary['id'])}</h1>",
              f"<p>{e(_status_line(summary))}</p>",
              f"<h2>Targets</h2><table><tr>{head}</tr>{rows}</table>",
-             "<h2>Coverage over time</h2><div class='plots'>",
+             "".join(f"<p class='note'>{e(s['target'])}/{e(s['engine'])}: "
+                     f"{e(s['note'])}</p>" for s in summary["sessions"]
+                     if s.get("note")),
+             "<h2>Over time</h2><div class='plots'>",
              "".join(plots.values()), "</div>",
              f"<p class='note'>{e(PLOT_NOTE)}</p><h2>Findings</h2>"]
     if not summary["findings"]:

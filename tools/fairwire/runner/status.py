@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Optional, TextIO
 
 from .engines import Session
 
@@ -15,13 +15,29 @@ def format_duration(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def figure(value: Optional[float], width: int = 0) -> str:
+    """A figure with thousands separators, or '-' when it is not known."""
+    text = "-" if value is None else f"{value:,.0f}"
+    return text.rjust(width)
+
+
 def session_line(s: Session, crashes: int, total: int) -> str:
-    """One status line: elapsed, execs/s, coverage, corpus size, crashes."""
+    """One status line: elapsed, runs, execs/s, edges, features, corpus
+    size, crashes: the latest figures, '-' for one not known now. While a
+    session runs, execs/s is its current rate (libFuzzer's, summed over the
+    running -fork jobs); once it is done, its average (runs over time)."""
     last = s.last()
-    state = "running" if s.running() else ("done" if s.started else "waiting")
-    return (f"{s.key:<34} {state:<7} {format_duration(s.elapsed())}/"
-            f"{format_duration(total)}  execs/s {last.execs_per_sec:>8,.0f}  "
-            f"cov {last.coverage:>6}  corpus {last.corpus:>5}  crashes {crashes}")
+    running = s.running()
+    state = "running" if running else ("done" if s.started else "waiting")
+    runs = last.execs
+    eps = last.execs_per_sec
+    if not running and s.started:
+        eps = runs / s.elapsed() if runs is not None and s.elapsed() > 0 else None
+    return (f"{s.key:<30} {state:<7} {format_duration(s.elapsed())}/"
+            f"{format_duration(total)}  runs {figure(runs, 11)}  "
+            f"execs/s {figure(eps, 7)}  cov {figure(last.coverage, 6)}  "
+            f"ft {figure(last.features, 7)}  corpus {figure(last.corpus, 6)}  "
+            f"crashes {crashes}")
 
 
 class StatusBoard:

@@ -24,7 +24,8 @@ from runner import cli  # noqa: E402
 from runner import project as project_mod  # noqa: E402
 from runner.engines import parse_afl_plot_data, parse_libfuzzer_line  # noqa: E402
 from runner.project import Project, RunnerError, read_manifest  # noqa: E402
-from runner.report import coverage_svg, text_table, write_reports  # noqa: E402
+from runner.report import (coverage_svg, table_rows, text_table,  # noqa: E402
+                           write_reports)
 from runner.triage import parse_signature  # noqa: E402
 
 ASAN_REPORT = """==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020
@@ -136,6 +137,20 @@ class Reports(unittest.TestCase):
         svg = coverage_svg("t", {"libfuzzer": [(0, 1), (10, 5)], "afl": [(3, 2)]})
         self.assertTrue(svg.startswith("<svg"))
         self.assertEqual(svg.count("<path"), 2)
+
+    def test_unknown_figures_show_a_dash_and_each_plot_is_written(self) -> None:
+        summary = json.loads(json.dumps(self.SUMMARY))
+        summary["sessions"][0].update(
+            execs=None, execs_per_sec=None, coverage=None, features=None, corpus=None,
+            coverage_over_time=[], features_over_time=[(1, 10), (5, 20)],
+            execs_per_sec_over_time=[(1, 100.0), (5, 120.0)])
+        self.assertEqual(table_rows(summary)[0][2:7], ["-", "-", "-", "-", "5 -> -"])
+        with tempfile.TemporaryDirectory() as tmp:
+            write_reports(Path(tmp), summary)
+            self.assertEqual(sorted(p.name for p in Path(tmp).glob("*.svg")),
+                             ["coverage-t.svg", "execs-t.svg", "features-t.svg"])
+            self.assertIn("execs/s over time", (Path(tmp) / "execs-t.svg").read_text())
+            self.assertIn("![execs-t](execs-t.svg)", (Path(tmp) / "report.md").read_text())
 
     def test_reports_written(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
