@@ -9,9 +9,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 from . import corpus as corpus_ops
+from .bench import run_bench
 from .campaign import run_campaign
 from .coverage import run_coverage
 from .project import (REPO, Project, RunnerError, Target, corpus_files,
@@ -26,6 +28,7 @@ installed, fairwire):
   fairwire fuzz repro poll_schedule corpus/poll_schedule/regressions/X
   fairwire fuzz cmin wire_decode_diff            merge the latest campaign
   fairwire fuzz coverage
+  fairwire fuzz bench --time 30                  execs/s of every target vs libprotobuf
   fairwire fuzz list --build-dir ../app/build    any project's targets, as built
   fairwire fuzz run --all --build-dir ../app/build --time 300
   fairwire decode --proto F.proto --type pkg.Msg < in.bin
@@ -68,7 +71,7 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = top.add_subparsers(dest="command", required=True)
     fuzz = sub.add_parser("fuzz", help="fuzz targets: list, run, cmin, tmin, "
-                          "repro, coverage")
+                          "repro, coverage, bench")
     fsub = fuzz.add_subparsers(dest="action", required=True)
 
     p = fsub.add_parser("list", help="every target: its engine, corpus and what "
@@ -147,6 +150,41 @@ def parser() -> argparse.ArgumentParser:
                    help="default out/coverage (in the repository or, outside it, "
                    "the current folder)")
 
+    p = fsub.add_parser(
+        "bench", help="execs/s of each target, alone for a fixed time, next to a "
+        "libprotobuf-only baseline; the ratios and issue 12's goals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill(
+            "Fuzzes each target (default: every target of the libFuzzer "
+            "build) and the libprotobuf-only baseline (baseline_libprotobuf, from "
+            "<build>/fairwire-baselines/: wire_decode_diff's inputs parsed, "
+            "re-serialised and re-parsed by libprotobuf's generated code, nothing "
+            "else) for a fixed time each, one process at a time, from a copy of its "
+            "shipped corpus (seeds, found/, the regressions that pass; corpus/ is "
+            "never written), with libFuzzer -print_final_stats=1, -seed, and the "
+            "target's own .options flags and dictionary.", 78, break_on_hyphens=False)
+        + "\n\n" + textwrap.fill(
+            "execs/s = libFuzzer's stat::number_of_executed_units (its final "
+            "statistics) divided by the wall time of the run as the runner measures "
+            "it, from the process's start to its exit (startup and corpus loading "
+            "included); the ratio is that over the baseline's. Prints a table "
+            "(target, runs, seconds, execs/s, vs baseline) and issue 12's goals (each "
+            "wire_* target >= 0.33x the baseline, poll_schedule >= 20,000 execs/s) as "
+            "met or NOT met, and writes bench.json and bench.md (and each run's log) "
+            "into out/bench-fuzz/<timestamp>/ (or --out). Exit status 0 when every "
+            "run completed (goals met or not), 1 when one did not, 130 when "
+            "interrupted. The machine should be otherwise idle: the figures are "
+            "only comparable within one run.", 78, break_on_hyphens=False))
+    _common(p)
+    p.add_argument("targets", nargs="*", help="target names (default: every "
+                   "target of the libFuzzer build); the baseline always runs")
+    p.add_argument("--time", type=int, default=30,
+                   help="seconds per target (default 30)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="libFuzzer -seed for every run (default 1; 0: random)")
+    p.add_argument("--out", help="bench folder (default out/bench-fuzz, in the "
+                   "repository or, outside it, the current folder)")
+
     sub.add_parser("decode", add_help=False,
                    help="decode protobuf bytes with the fairwire decoder "
                    "(runs fairwire-decode; see `fairwire decode --help`)")
@@ -158,6 +196,7 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["decode"]:
         return decode(argv[1:])
     args = parser().parse_args(argv)
+    args.argv = list(argv)
     try:
         if not in_repo() and not args.build_dir and not args.targets_dir:
             raise RunnerError(
@@ -182,6 +221,8 @@ def main(argv: list[str]) -> int:
             return tmin(project, args)
         if args.action == "repro":
             return repro(project, args)
+        if args.action == "bench":
+            return run_bench(project, args)
         if args.action == "coverage":
             return run_coverage(project, args.targets, args.campaign,
                                 args.output or default_output("coverage"))

@@ -305,7 +305,7 @@ class BuildDir(unittest.TestCase):
 
     def test_every_fuzz_subcommand_takes_build_dir(self) -> None:
         for action in (["list"], ["run", "--all"], ["cmin", "t"], ["tmin", "t", "f"],
-                       ["repro", "t", "f"], ["coverage"]):
+                       ["repro", "t", "f"], ["coverage"], ["bench"]):
             args = cli.parser().parse_args(["fuzz", *action, "--build-dir", "B",
                                             "--build-dir", "C"])
             self.assertEqual(args.build_dir, ["B", "C"], action)

@@ -1,0 +1,404 @@
+"""`fairwire fuzz bench`: fuzz throughput, measured (issue 12).
+
+Each target of a libFuzzer build, and the libprotobuf-only baseline
+(fuzz/baseline: wire_decode_diff's inputs parsed, re-serialised and
+re-parsed by libprotobuf's generated code, nothing else), is fuzzed alone for
+a fixed time, one process at a time, from a copy of its shipped corpus
+(seeds, found/ and the regressions that pass now), with libFuzzer
+-print_final_stats=1 and the target's own .options flags and dictionary.
+execs/s is libFuzzer's stat::number_of_executed_units over the run's wall
+time as the runner measures it (from the process's start to its exit).
+Printed as a table with each target's ratio to the baseline and the goals of
+issue 12, and written as bench.json and bench.md into the bench folder
+(out/bench-fuzz/<time>/)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+from .engines import file_hash
+from .libfuzzer import parse_final_stats, parse_status_line
+from .project import (Project, RunnerError, Target, corpus_files, default_output,
+                      log, read_manifest, rel)
+
+BASELINE = "baseline_libprotobuf"
+BASELINE_DIR = "fairwire-baselines"  # <build>/fairwire-baselines/<name>.json
+
+
+@dataclass
+class Goal:
+    """One throughput goal: targets whose name starts with `prefix` reach
+    `threshold`, a ratio to the baseline (kind "ratio") or execs/s ("eps")."""
+
+    prefix: str
+    kind: str
+    threshold: float
+
+    def applies(self, name: str) -> bool:
+        """Whether the goal is about this target."""
+        return name.startswith(self.prefix)
+
+    def describe(self) -> str:
+        """The goal in words."""
+        if self.kind == "ratio":
+            return f">= {self.threshold:g}x the baseline"
+        return f">= {self.threshold:,.0f} execs/s"
+
+
+# Issue 12: every wire target runs about four decoders, so three times the
+# cost of one (0.33x libprotobuf alone) is the budget; poll_schedule 20,000.
+GOALS = (Goal("wire_", "ratio", 0.33), Goal("poll_schedule", "eps", 20000))
+
+
+@dataclass
+class BenchRun:
+    """One target's (or the baseline's) measured run."""
+
+    name: str
+    baseline: bool
+    command: list[str]
+    log: str
+    inputs: int  # corpus files it started from
+    seconds: float = 0.0  # wall time, the process's start to its exit
+    runs: Optional[int] = None  # stat::number_of_executed_units
+    execs_per_sec: Optional[float] = None  # runs / seconds
+    libfuzzer_execs_per_sec: Optional[int] = None  # stat::average_exec_per_sec
+    exit_status: Optional[int] = None
+    left_out: list[str] = field(default_factory=list)  # failing regressions
+    note: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Whether it ran its whole time and reported its statistics."""
+        return self.exit_status == 0 and self.runs is not None
+
+
+def format_ratio(ratio: Optional[float]) -> str:
+    """1x, 0.33x, 0.040x, 0.00035x (two significant digits below 0.1); '-'
+    when unknown."""
+    if ratio is None:
+        return "-"
+    if abs(ratio - 1.0) < 0.005:
+        return "1x"
+    if ratio >= 0.1 or ratio == 0:
+        return f"{ratio:.2f}x"
+    digits = 1
+    while ratio * 10 ** digits < 10:
+        digits += 1
+    return f"{ratio:.{digits}f}x"
+
+
+def _figure(value: Optional[float], decimals: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{decimals}f}"
+
+
+def ratio_of(run: BenchRun, baseline: Optional[BenchRun]) -> Optional[float]:
+    """The run's execs/s over the baseline's (None when either is unknown)."""
+    if run.baseline:
+        return 1.0 if run.execs_per_sec else None
+    if (baseline is None or not baseline.execs_per_sec
+            or run.execs_per_sec is None):
+        return None
+    return run.execs_per_sec / baseline.execs_per_sec
+
+
+def goal_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[dict[str, Any]]:
+    """One row per goal and target it applies to: the goal, the measured
+    figure and whether it is met (None: not known)."""
+    rows = []
+    for goal in GOALS:
+        for run in runs:
+            if run.baseline or not goal.applies(run.name):
+                continue
+            if goal.kind == "ratio":
+                value = ratio_of(run, baseline)
+                shown = format_ratio(value)
+            else:
+                value = run.execs_per_sec
+                shown = _figure(value)
+            met = None if value is None else value >= goal.threshold
+            rows.append({"target": run.name, "goal": goal.describe(),
+                         "measured": shown, "value": value, "met": met})
+    return rows
+
+
+def _verdict(met: Optional[bool]) -> str:
+    return "unknown" if met is None else ("met" if met else "NOT met")
+
+
+HEADER = ["target", "runs", "seconds", "execs/s", "vs baseline"]
+
+
+def table_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[list[str]]:
+    """The table's cells: the baseline first, then each target."""
+    rows = []
+    for run in sorted(runs, key=lambda r: not r.baseline):
+        name = f"{run.name} (libprotobuf only)" if run.baseline else run.name
+        if run.note:
+            name += " *"
+        rows.append([name, _figure(run.runs), f"{run.seconds:.1f}",
+                     _figure(run.execs_per_sec), format_ratio(ratio_of(run, baseline))])
+    return rows
+
+
+def text_report(runs: list[BenchRun], baseline: Optional[BenchRun]) -> str:
+    """The table, the notes and the goals as aligned plain text."""
+    rows = [HEADER] + table_rows(runs, baseline)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
+    lines = []
+    for n, r in enumerate(rows):
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
+        lines.append("  ".join(cells))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines += [f"* {r.name}: {r.note}" for r in runs if r.note]
+    goals = goal_rows(runs, baseline)
+    if goals:
+        lines += ["", "goals (issue 12):"]
+        tw = max(len(g["target"]) for g in goals)
+        gw = max(len(g["goal"]) for g in goals)
+        mw = max(len(g["measured"]) for g in goals)
+        for g in goals:
+            lines.append(f"  {g['target']:<{tw}}  {g['goal']:<{gw}}  "
+                         f"{g['measured']:>{mw}}  {_verdict(g['met'])}")
+    return "\n".join(lines)
+
+
+def markdown_report(summary: dict[str, Any]) -> str:
+    """bench.md: what was run, on what, the table and the goals."""
+    runs = [BenchRun(**r) for r in summary["runs"]]
+    baseline = next((r for r in runs if r.baseline), None)
+    out = [f"# fairwire fuzz bench {summary['id']}", "",
+           f"`{summary['command']}`", "",
+           f"Build: `{summary['build']}`. {summary['seconds']} s per target, one "
+           f"process at a time, libFuzzer -print_final_stats=1 from a copy of each "
+           f"corpus; execs/s = stat::number_of_executed_units / the run's wall time. "
+           f"Machine: {summary['cpus']} CPUs, load average {summary['load_before']} "
+           f"before and {summary['load_after']} after.", "",
+           "| " + " | ".join(HEADER) + " |",
+           "|---|" + "---:|" * (len(HEADER) - 1)]
+    for row in table_rows(runs, baseline):
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+    out.append("")
+    out += [f"\\* {r.name}: {r.note}" for r in runs if r.note]
+    goals = goal_rows(runs, baseline)
+    if goals:
+        out += ["", "## Goals (issue 12)", "", "| target | goal | measured | |",
+                "|---|---|---:|---|"]
+        for g in goals:
+            out.append(f"| {g['target']} | {g['goal']} | {g['measured']} | "
+                       f"{_verdict(g['met'])} |")
+    return "\n".join(out) + "\n"
+
+
+# --- running -----------------------------------------------------------------
+
+def find_baseline(project: Project) -> Optional[Target]:
+    """The baseline's manifest beside the build's target manifests
+    (<build>/fairwire-baselines/), built first for a preset build; None
+    when the build has none."""
+    if project.prebuilt:
+        folders = [d.parent / BASELINE_DIR for d in project.manifest_dirs]
+    else:
+        bdir = project.build_dir("libfuzzer")
+        if project.build:
+            try:
+                project.build_targets("libfuzzer", [BASELINE])
+            except RunnerError as e:
+                log(f"no baseline: {e}")
+                return None
+        folders = [bdir / BASELINE_DIR]
+    for folder in folders:
+        path = folder / f"{BASELINE}.json"
+        if path.is_file():
+            target = read_manifest(path)
+            if target.fuzzer and target.fuzzer.is_file():
+                return target
+            log(f"no baseline: {path} names no built binary ({target.fuzzer})")
+            return None
+    return None
+
+
+def _passes(target: Target, path: Path) -> bool:
+    if not (target.replay and target.replay.is_file()):
+        return True
+    try:
+        return subprocess.run([str(target.replay), str(path)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=60).returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
+
+
+def copy_corpus(project: Project, target: Target, dest: Path) -> tuple[int, list[str]]:
+    """Copies the target's corpus (seeds, found/, the regressions that pass
+    now: a failing one would stop libFuzzer at once) flat into `dest`, by
+    content hash; README files are left out. Returns (files, left out)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    regressions = project.regressions_dir(target)
+    left_out = []
+    for f in corpus_files(project.corpus_dir(target)):
+        if f.name.startswith("README"):
+            continue
+        if regressions in f.parents and not _passes(target, f):
+            left_out.append(rel(f))
+            continue
+        shutil.copyfile(f, dest / file_hash(f)[:16])
+    if not any(dest.iterdir()):
+        (dest / "empty").write_bytes(b"")
+    return len(list(dest.iterdir())), left_out
+
+
+def bench_command(project: Project, target: Target, seconds: int, work: Path,
+                  seed: int) -> list[str]:
+    """The libFuzzer command line of one measured run."""
+    cmd = [str(target.fuzzer), f"-max_total_time={seconds}", "-print_final_stats=1",
+           "-timeout=10", "-rss_limit_mb=2560", "-print_pcs=0",
+           f"-artifact_prefix={work / 'artifacts'}/"]
+    if seed:
+        cmd.append(f"-seed={seed}")
+    dict_file = project.dict_file(target)
+    if dict_file:
+        cmd.append(f"-dict={dict_file}")
+    cmd += project.libfuzzer_flags(target)
+    return cmd + [str(work / "corpus")]
+
+
+def measure(project: Project, target: Target, seconds: int, work: Path, seed: int,
+            baseline: bool = False) -> BenchRun:
+    """Fuzzes one target alone for `seconds` and reads its final statistics."""
+    inputs, left_out = copy_corpus(project, target, work / "corpus")
+    (work / "artifacts").mkdir(parents=True, exist_ok=True)
+    cmd = bench_command(project, target, seconds, work, seed)
+    log_path = work / "libfuzzer.log"
+    run = BenchRun(target.name, baseline, cmd, rel(log_path), inputs, left_out=left_out)
+    with open(log_path, "wb") as out:
+        started = time.monotonic()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=work,
+                                start_new_session=True)
+        try:
+            run.exit_status = proc.wait(timeout=seconds + 60)
+        except subprocess.TimeoutExpired:
+            run.note = f"still running {seconds + 60} s after its start; stopped"
+            _stop(proc)
+            run.exit_status = proc.returncode
+        except KeyboardInterrupt:
+            _stop(proc)
+            raise
+        run.seconds = time.monotonic() - started
+    text = log_path.read_text(errors="replace")
+    stats = parse_final_stats(text)
+    run.runs = stats.get("number_of_executed_units")
+    run.libfuzzer_execs_per_sec = stats.get("average_exec_per_sec")
+    if run.runs is None:  # no final statistics: the last status line's runs
+        lines = [s for s in map(parse_status_line, text.splitlines()) if s]
+        run.runs = lines[-1].runs if lines else None
+        run.note = run.note or "no final statistics (see its log)"
+    if run.runs is not None and run.seconds > 0:
+        run.execs_per_sec = run.runs / run.seconds
+    if run.exit_status != 0 and not run.note:
+        found = sorted(p.name for p in (work / "artifacts").iterdir())
+        run.note = (f"stopped after {run.seconds:.1f} s with exit status "
+                    f"{run.exit_status}" + (f" ({', '.join(found)} in "
+                                            f"{rel(work / 'artifacts')})" if found else ""))
+    if left_out and not run.note:
+        run.note = f"{len(left_out)} failing regression(s) left out: {', '.join(left_out)}"
+    return run
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    for sig in (signal.SIGINT, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _terminate(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the run in progress as Ctrl-C does
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def run_bench(project: Project, args: Any) -> int:
+    """The `fuzz bench` command. Exit status 0 when every run completed its
+    time with final statistics (whether or not the goals are met), 1 when
+    one did not, 130 when interrupted."""
+    if project.prebuilt and project.default_engine() != "libfuzzer":
+        raise RunnerError("fuzz bench measures libFuzzer builds only; give the "
+                          "--build-dir of a build with FAIRWIRE_FUZZ_ENGINE=libfuzzer")
+    names = [n for n in args.targets if n != BASELINE]
+    targets = project.select("libfuzzer", names, want_fuzzer=True)
+    baseline = find_baseline(project)
+    if baseline is None:
+        log(f"no {BASELINE_DIR}/{BASELINE}.json beside the build's targets: "
+            f"measuring without the libprotobuf-only baseline (ratios unknown)")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    root = Path(args.out or default_output("bench-fuzz")).resolve()
+    folder = root / stamp
+    n = 1
+    while folder.exists():
+        n += 1
+        folder = root / f"{stamp}-{n}"
+    folder.mkdir(parents=True)
+    log(f"bench folder: {rel(folder)}")
+    plan = ([(baseline, True)] if baseline else []) + [(t, False) for t in targets]
+    signal.signal(signal.SIGTERM, _terminate)
+    load_before = _load()
+    runs: list[BenchRun] = []
+    interrupted = False
+    for i, (target, is_baseline) in enumerate(plan, 1):
+        log(f"bench {i}/{len(plan)}: {target.name}, {args.time} s")
+        try:
+            run = measure(project, target, args.time, folder / target.name, args.seed,
+                          baseline=is_baseline)
+        except KeyboardInterrupt:
+            log("interrupted; writing what was measured")
+            interrupted = True
+            break
+        runs.append(run)
+        log(f"{target.name}: {_figure(run.runs)} runs in {run.seconds:.1f} s: "
+            f"{_figure(run.execs_per_sec)} execs/s" + (f" ({run.note})" if run.note else ""))
+    base = next((r for r in runs if r.baseline), None)
+    summary = {
+        "id": folder.name, "folder": rel(folder),
+        "command": " ".join(["fairwire"] + list(getattr(args, "argv", None)
+                                                or ["fuzz", "bench"])),
+        "build": project.describe_builds() if project.prebuilt
+        else rel(project.build_dir("libfuzzer")),
+        "seconds": args.time, "seed": args.seed, "cpus": os.cpu_count(),
+        "load_before": load_before, "load_after": _load(),
+        "execs_per_sec_is": "stat::number_of_executed_units / wall seconds",
+        "interrupted": interrupted,
+        "runs": [asdict(r) for r in runs],
+        "ratios": {r.name: ratio_of(r, base) for r in runs},
+        "goals": goal_rows(runs, base)}
+    (folder / "bench.json").write_text(json.dumps(summary, indent=1))
+    (folder / "bench.md").write_text(markdown_report(summary))
+    print()
+    print(text_report(runs, base))
+    print()
+    print(f"written: {rel(folder / 'bench.md')} and bench.json")
+    sys.stdout.flush()
+    if interrupted:
+        return 130
+    return 0 if all(r.complete for r in runs) and len(runs) == len(plan) else 1
