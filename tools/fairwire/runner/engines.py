@@ -102,6 +102,16 @@ def flatten_seeds(sources: list[Path], dest: Path) -> int:
     return len(list(dest.iterdir()))
 
 
+def windowed_rate(samples: list[Sample], now: float, runs: int,
+                  window: float) -> Optional[float]:
+    """The rate of `runs` (now) since the earliest sample of the last
+    `window` seconds, or None when those samples span under 2 seconds."""
+    since = [x for x in samples if x.execs is not None and now - x.elapsed <= window]
+    if not since or now - since[0].elapsed < 2:
+        return None
+    return (runs - since[0].execs) / (now - since[0].elapsed)
+
+
 def replay_coverage(target: Target, inputs: list[Path], flags: list[str],
                     timeout: float, work: Path) -> Optional[int]:
     """The edges (libFuzzer's cov) that every file under `inputs` covers,
@@ -237,6 +247,7 @@ class LibFuzzerSession(Session):
 
     MAX_RESTARTS = 10
     JOB_LOG_INTERVAL = 1.0  # seconds between reads of the running jobs' logs
+    RATE_WINDOW = 10.0  # seconds of runs behind a -fork rate of last resort
 
     def start(self, seconds: int) -> None:
         """Starts fuzzing for `seconds`."""
@@ -307,6 +318,13 @@ class LibFuzzerSession(Session):
             self.last_job_read = time.time()
             changed |= self.progress.read_job_logs()
         figures = self.figures()
+        if (figures.execs_per_sec is None and alive and figures.runs is not None
+                and isinstance(self.progress, ForkProgress)):
+            # No running job has a rate of its own yet (each reports one
+            # after its first second; crashing jobs never do): the rate of
+            # the total runs over the last RATE_WINDOW seconds.
+            figures.execs_per_sec = windowed_rate(self.samples, self.elapsed(),
+                                                  figures.runs, self.RATE_WINDOW)
         corpus = self.corpus_count()
         last = self.last()
         if (changed or corpus != last.corpus

@@ -16,7 +16,7 @@ from pathlib import Path
 TOOL_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TOOL_DIR))
 
-from runner.engines import LibFuzzerSession, Sample  # noqa: E402
+from runner.engines import LibFuzzerSession, Sample, windowed_rate  # noqa: E402
 from runner.libfuzzer import (ForkProgress, PlainProgress,  # noqa: E402
                               parse_final_stats, parse_status_line)
 from runner.project import Target  # noqa: E402
@@ -191,6 +191,16 @@ class Fork(unittest.TestCase):
         self.assertTrue(p.read_job_logs())  # gone: runs kept, rate dropped
         self.assertEqual((p.figures(True).runs, p.figures(True).execs_per_sec),
                          (545, None))
+
+
+class Window(unittest.TestCase):
+    def test_rate_over_the_last_seconds(self) -> None:
+        samples = [Sample(t, runs, None, 1, None) for t, runs in
+                   ((1.0, 100), (5.0, 300), (9.0, 700), (12.0, 900))]
+        # From the sample at 5 s (the earliest within 10 s of 14 s): 700 runs in 9 s.
+        self.assertAlmostEqual(windowed_rate(samples, 14.0, 1000, 10.0), 700 / 9)
+        self.assertIsNone(windowed_rate(samples, 13.0, 1000, 0.5))  # too short
+        self.assertIsNone(windowed_rate([], 13.0, 1000, 10.0))
 
 
 def _fake_libfuzzer(root: Path, body: str) -> Target:
