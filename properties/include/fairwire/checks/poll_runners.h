@@ -12,6 +12,7 @@
 #define FAIRWIRE_CHECKS_POLL_RUNNERS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
@@ -102,8 +103,73 @@ Observation RunSelectBoxed(const PollScript& s, PolicyKind policy);
 // SelectAll<P, ScriptedChild>, with P the policy's own type.
 Observation RunTyped(const PollScript& s, PolicyKind policy,
                      CompositeKind kind);
-// The nested baseline over the script's children.
+// The nested baseline over the script's children: RunNestedChain<NestedPairs,
+// n> for the script's n children.
 Observation RunNested(const PollScript& s);
+
+// The shape of the nested baseline over a script's first N children (N >= 1):
+// Pair<C0, Pair<C1, ... Pair<Cn-2, Cn-1>>>, the last child on the right of
+// the innermost pair, so that each side's "a Done side is never polled
+// again" guards a scripted child somewhere in the chain (with a
+// FinishedHandler at the right end, the right-hand guard would only ever
+// guard a pair or the FinishedHandler, and dropping it would go unseen).
+// N == 1 is Pair<C0, FinishedHandler>. Pairs::Of<A, B> names the pair type:
+// NestedPairs below, or a Nested-like composite a test builds.
+struct NestedPairs {
+  template <class A, class B>
+  using Of = Nested<A, B>;
+};
+
+template <class Pairs, std::size_t N>
+struct NestedChain {
+  using Type =
+      typename Pairs::template Of<ScriptedChild,
+                                  typename NestedChain<Pairs, N - 1>::Type>;
+  static Type Make(const PollScript& s, Recorder& recorder, std::size_t id) {
+    return Type(ScriptedChild(id, &s.children[id], &recorder),
+                NestedChain<Pairs, N - 1>::Make(s, recorder, id + 1));
+  }
+};
+
+// The right end: the last child itself.
+template <class Pairs>
+struct NestedChain<Pairs, 1> {
+  using Type = ScriptedChild;
+  static Type Make(const PollScript& s, Recorder& recorder, std::size_t id) {
+    return ScriptedChild(id, &s.children[id], &recorder);
+  }
+};
+
+// The flat child index of a nested event: alternative 0 is this level's
+// child, alternative 1 the next level (the last child itself at the end).
+inline TagAndEvent FlattenNested(std::uint8_t event) { return {0, event}; }
+
+template <class Rest>
+TagAndEvent FlattenNested(const std::variant<std::uint8_t, Rest>& event) {
+  if (event.index() == 0) return {0, std::get<0>(event)};
+  TagAndEvent inner = FlattenNested(std::get<1>(event));
+  inner.tag += 1;
+  return inner;
+}
+
+// Plays `s` (N children) through the nested shape above built of Pairs.
+template <class Pairs, std::size_t N>
+Observation RunNestedChain(const PollScript& s, std::string name) {
+  static_assert(N >= 1);
+  Recorder recorder;
+  auto drive = [&](auto& composite) {
+    return Drive(s, composite, recorder, std::move(name),
+                 [](const auto& event) { return FlattenNested(event); });
+  };
+  if constexpr (N == 1) {
+    typename Pairs::template Of<ScriptedChild, FinishedHandler> one(
+        ScriptedChild(0, &s.children[0], &recorder), FinishedHandler());
+    return drive(one);
+  } else {
+    auto chain = NestedChain<Pairs, N>::Make(s, recorder, 0);
+    return drive(chain);
+  }
+}
 
 }  // namespace internal
 }  // namespace fairwire::poll
