@@ -73,7 +73,7 @@ class BenchRun:
     execs_per_sec: Optional[float] = None  # runs / seconds
     libfuzzer_execs_per_sec: Optional[int] = None  # stat::average_exec_per_sec
     exit_status: Optional[int] = None
-    left_out: list[str] = field(default_factory=list)  # failing regressions
+    left_out: list[str] = field(default_factory=list)  # inputs failing now
     note: str = ""
 
     @property
@@ -125,7 +125,8 @@ def goal_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[dict[s
             else:
                 value = run.execs_per_sec
                 shown = _figure(value)
-            met = None if value is None else value >= goal.threshold
+            # Only a run that completed its time says whether a goal is met.
+            met = None if value is None or not run.complete else value >= goal.threshold
             rows.append({"target": run.name, "goal": goal.describe(),
                          "measured": shown, "value": value, "met": met})
     return rows
@@ -229,8 +230,6 @@ def find_baseline(project: Project) -> Optional[Target]:
 
 
 def _passes(target: Target, path: Path) -> bool:
-    if not (target.replay and target.replay.is_file()):
-        return True
     try:
         return subprocess.run([str(target.replay), str(path)], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, timeout=60).returncode == 0
@@ -238,23 +237,43 @@ def _passes(target: Target, path: Path) -> bool:
         return False
 
 
+def failing_inputs(target: Target, folder: Path, files: list[Path]) -> list[Path]:
+    """The files that fail the target's check now, by its replay binary:
+    once over the whole folder (it prints "FAIL <file>: ..." for each
+    violation), one file at a time when that run crashed; none without a
+    replay binary (the baseline)."""
+    if not (target.replay and target.replay.is_file()) or not files:
+        return []
+    try:
+        r = subprocess.run([str(target.replay), str(folder)], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, timeout=600)
+    except subprocess.TimeoutExpired:
+        r = None
+    if r is not None and r.returncode == 0:
+        return []
+    if r is not None and r.returncode == 1:
+        out = r.stdout.decode(errors="replace")
+        failing = [f for f in files if f"FAIL {f}:" in out]
+        if failing:
+            return failing
+    return [f for f in files if not _passes(target, f)]
+
+
 def copy_corpus(project: Project, target: Target, dest: Path) -> tuple[int, list[str]]:
-    """Copies the target's corpus (seeds, found/, the regressions that pass
-    now: a failing one would stop libFuzzer at once) flat into `dest`, by
-    content hash; README files are left out. Returns (files, left out)."""
+    """Copies the target's corpus (seeds, found/, regressions/) flat into
+    `dest`, by content hash, without README files and without the inputs
+    that fail the target's check now (a failing input would stop libFuzzer
+    at once). Returns (files copied, files left out)."""
     dest.mkdir(parents=True, exist_ok=True)
-    regressions = project.regressions_dir(target)
-    left_out = []
-    for f in corpus_files(project.corpus_dir(target)):
-        if f.name.startswith("README"):
-            continue
-        if regressions in f.parents and not _passes(target, f):
-            left_out.append(rel(f))
-            continue
-        shutil.copyfile(f, dest / file_hash(f)[:16])
+    folder = project.corpus_dir(target)
+    files = [f for f in corpus_files(folder) if not f.name.startswith("README")]
+    failing = set(failing_inputs(target, folder, files))
+    for f in files:
+        if f not in failing:
+            shutil.copyfile(f, dest / file_hash(f)[:16])
     if not any(dest.iterdir()):
         (dest / "empty").write_bytes(b"")
-    return len(list(dest.iterdir())), left_out
+    return len(list(dest.iterdir())), sorted(rel(f) for f in failing)
 
 
 def bench_command(project: Project, target: Target, seconds: int, work: Path,
@@ -310,8 +329,11 @@ def measure(project: Project, target: Target, seconds: int, work: Path, seed: in
         run.note = (f"stopped after {run.seconds:.1f} s with exit status "
                     f"{run.exit_status}" + (f" ({', '.join(found)} in "
                                             f"{rel(work / 'artifacts')})" if found else ""))
-    if left_out and not run.note:
-        run.note = f"{len(left_out)} failing regression(s) left out: {', '.join(left_out)}"
+    if left_out:
+        shown = ", ".join(left_out[:3]) + (", ..." if len(left_out) > 3 else "")
+        run.note = ((run.note + "; ") if run.note else "") + (
+            f"{len(left_out)} of its {len(left_out) + inputs} corpus inputs fail "
+            f"its check now and were left out ({shown})")
     return run
 
 

@@ -149,11 +149,17 @@ class Runs(unittest.TestCase):
         raise AssertionError(f"the runner tried to build: {args}")
 
     def fake_target(self, name: str, runs: int, status: int = 0,
-                    baseline: bool = False) -> None:
+                    baseline: bool = False, replay_crashes: bool = False) -> None:
         ran = self.build / "ran"
         fuzzer = _script(self.build / name / name, FAKE.format(
             ran=ran, runs=runs, output=self.tmp / "output.txt", status=status))
+        # The replay driver: over a folder it reports each failing file (or,
+        # replay_crashes, dies as on a sanitizer report); over one file, its
+        # exit status.
+        folder_run = ("exit 134" if replay_crashes else
+                      'echo "FAIL $1/regressions/open-bug: planted-bug: x"; exit 1')
         replay = _script(self.build / name / f"{name}_replay",
+                         f'if [ -d "$1" ]; then {folder_run}; fi\n'
                          'case "$1" in *open-bug) exit 1 ;; esac\nexit 0\n')
         folder = self.build / ("fairwire-baselines" if baseline else "fairwire-targets")
         folder.mkdir(parents=True, exist_ok=True)
@@ -208,8 +214,17 @@ class Runs(unittest.TestCase):
         self.assertEqual(sorted(p.name for p in self.corpus.rglob("*")),
                          ["README", "fixed-bug", "open-bug", "regressions",
                           "seed0", "seed1", "seed2"])
-        self.assertIn("open-bug", summary["runs"][0]["note"])
+        self.assertEqual(summary["runs"][0]["left_out"],
+                         [str(self.corpus / "regressions" / "open-bug")])
+        self.assertIn("1 of its 5 corpus inputs fail its check now",
+                      summary["runs"][0]["note"])
         self.assertEqual(status, 0)
+
+    def test_failing_inputs_found_one_by_one_when_the_replay_crashes(self) -> None:
+        self.fake_target("wire_x", 50670, replay_crashes=True)
+        _, _, summary = self.bench()
+        self.assertEqual(summary["runs"][0]["left_out"],
+                         [str(self.corpus / "regressions" / "open-bug")])
 
     def test_a_run_that_stops_early_makes_the_exit_status_1(self) -> None:
         self.fake_target("wire_x", 1000, status=1)
@@ -217,6 +232,8 @@ class Runs(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("exit status 1", summary["runs"][0]["note"])
         self.assertIn("wire_x *", out)
+        self.assertIsNone(summary["goals"][0]["met"])  # not a complete run
+        self.assertIn("unknown", out)
 
     def test_without_baseline_it_measures_anyway(self) -> None:
         self.fake_target("wire_x", 50670)
