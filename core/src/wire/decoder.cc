@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "fairwire/wire/internal/access.h"
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/packed_fixed.h"
 #include "fairwire/wire/internal/parse.h"
@@ -58,7 +59,8 @@ const std::uint8_t* ParsePackedClosedEnum(
   if (p == end) return p;
   if (end[-1] >= 0x80) return internal::FailPackedVarint(ctx, p, end);
   const Schema& schema = msg.schema();
-  const internal::EnumBitmap& bitmap = schema.enum_bitmap(field.enum_index);
+  const internal::EnumBitmap& bitmap =
+      internal::SchemaAccess::Bitmap(schema, field.enum_index);
   // Fast path: decode the whole record as int32 values, then check them all
   // against the enum in one pass; only a record holding an unknown value is
   // decoded again element by element (to keep each unknown's 64 bits).
@@ -91,7 +93,7 @@ const std::uint8_t* ParsePackedClosedEnum(
     std::uint64_t raw = 0;  // the record was validated by the fast path
     const std::uint8_t* q = internal::ReadPackedElement(p, ctx.limit, &raw);
     const auto value = static_cast<std::int32_t>(raw);
-    if (schema.EnumContains(bitmap, field.enum_index, value)) {
+    if (schema.EnumContains(field.enum_index, value)) {
       out.push_back(value);
     } else {
       internal::AppendVarintRecord(field.number, raw, &unknown);
@@ -123,7 +125,8 @@ template <FieldKind K>
     const Schema& schema = msg.schema();
     if (schema.enums()[static_cast<std::size_t>(field.enum_index)].closed) {
       // The bitmap in locals (the stores into `out` could alias it).
-      const internal::EnumBitmap& bitmap = schema.enum_bitmap(field.enum_index);
+      const internal::EnumBitmap& bitmap =
+          internal::SchemaAccess::Bitmap(schema, field.enum_index);
       const std::int32_t base = bitmap.base;
       const std::uint64_t* const bits = bitmap.bits.data();
       const std::uint64_t span = bitmap.bits.size() * 64;
@@ -182,7 +185,7 @@ template <FieldKind K>
       const Schema& schema = msg.schema();
       if (schema.enums()[static_cast<std::size_t>(field.enum_index)].closed) {
         const internal::EnumBitmap& bitmap =
-            schema.enum_bitmap(field.enum_index);
+            internal::SchemaAccess::Bitmap(schema, field.enum_index);
         closed = true;
         enum_base = bitmap.base;
         enum_bits = bitmap.bits.data();
@@ -249,8 +252,8 @@ template <FieldKind K>
                                          std::vector<std::string>& out,
                                          Message& msg) {
   if (out.empty()) {
-    out.push_back(msg.TakeSpareString(
-        static_cast<std::size_t>(&field - msg.def().fields.data())));
+    out.push_back(internal::MessageAccess::TakeSpareString(
+        msg, static_cast<std::size_t>(&field - msg.def().fields.data())));
   }
   out[0].assign(text);
 }

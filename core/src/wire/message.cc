@@ -54,7 +54,7 @@ void Message::Clear() {
     auto* strings = std::get_if<std::vector<std::string>>(&values);
     if (strings != nullptr && strings->size() == 1 && !defs[i].repeated) {
       // Kept aside (as libprotobuf keeps a cleared string's buffer) for the
-      // decoder to reuse through TakeSpareString.
+      // decoder to reuse through internal::MessageAccess::TakeSpareString.
       if (spare_strings_.size() < fields_.size()) {
         spare_strings_.resize(fields_.size());
       }

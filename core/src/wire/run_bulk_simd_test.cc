@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "fairwire/wire/internal/access.h"
 #include "fairwire/wire/internal/bound_run.h"
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/run_avx512.h"
@@ -185,7 +186,7 @@ void CheckLongRun(const Check& check, const Member& is_member,
 RC_GTEST_PROP(RunBulk, ClosedEnumRunMatchesTheRecordLoop, ()) {
   EnumDef def = GenEnum();
   const Schema schema = testgen::SchemaOfEnum(def);
-  const EnumBitmap& bitmap = schema.enum_bitmap(0);
+  const EnumBitmap& bitmap = SchemaAccess::Bitmap(schema, 0);
   RC_PRE(FitsEnumAvx512(bitmap));
   const auto is_member = [&](std::int32_t v) {
     return std::binary_search(def.values.begin(), def.values.end(), v);

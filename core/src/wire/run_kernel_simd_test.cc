@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/wire/internal/access.h"
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/run_avx512.h"
 #include "fairwire/wire/schema.h"
@@ -45,7 +46,7 @@ RC_GTEST_PROP(EnumKernels, MembershipMatchesTheValueList, ()) {
     RC_ASSERT(schema->EnumContains(0, v) == member);
     all &= member;
   }
-  const EnumBitmap& bitmap = schema->enum_bitmap(0);
+  const EnumBitmap& bitmap = SchemaAccess::Bitmap(*schema, 0);
   RC_TAG(FitsEnumAvx512(bitmap) ? "fits the AVX-512 check" : "too big");
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   if (CpuHasAvx512Varint() && FitsEnumAvx512(bitmap)) {
@@ -200,7 +201,7 @@ RC_GTEST_PROP(RunKernels, ClosedEnumRunStopsAtTheFirstUnknownValue, ()) {
   if (!CpuHasAvx512Varint()) return;
   EnumDef def = GenEnum();
   const Schema schema = testgen::SchemaOfEnum(def);
-  const EnumBitmap& bitmap = schema.enum_bitmap(0);
+  const EnumBitmap& bitmap = SchemaAccess::Bitmap(schema, 0);
   RC_PRE(FitsEnumAvx512(bitmap));
   // Values: members, and maybe one neighbour of a member (often unknown).
   std::vector<std::int32_t> pool = def.values;

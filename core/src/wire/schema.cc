@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "fairwire/wire/internal/enum_bitmap.h"
 #include "fairwire/wire/internal/kinds.h"
 
 namespace fairwire::wire {
@@ -91,6 +92,14 @@ bool ValidateField(const MessageDef& message, const FieldDef& field,
 
 }  // namespace
 
+// Out of line: internal::EnumBitmap is incomplete in schema.h.
+Schema::Schema() = default;
+Schema::Schema(const Schema& other) = default;
+Schema::Schema(Schema&& other) noexcept = default;
+Schema& Schema::operator=(const Schema& other) = default;
+Schema& Schema::operator=(Schema&& other) noexcept = default;
+Schema::~Schema() = default;
+
 std::string_view ToString(FieldKind kind) {
   switch (kind) {
     case FieldKind::kInt32:
@@ -161,11 +170,16 @@ const FieldDef* Schema::FindField(std::int32_t message_index,
   return it != fields.end() && it->number == number ? &*it : nullptr;
 }
 
-bool Schema::EnumContainsSlow(std::int32_t enum_index,
-                              std::int32_t value) const {
-  const std::vector<std::int32_t>& values =
-      enums_[static_cast<std::size_t>(enum_index)].values;
-  return std::binary_search(values.begin(), values.end(), value);
+bool Schema::EnumContains(std::int32_t enum_index, std::int32_t value) const {
+  const internal::EnumBitmap& bitmap =
+      enum_bitmaps_[static_cast<std::size_t>(enum_index)];
+  const auto offset = static_cast<std::uint64_t>(std::int64_t{value} -
+                                                 std::int64_t{bitmap.base});
+  if (offset < bitmap.bits.size() * 64) {
+    return ((bitmap.bits[offset >> 6] >> (offset & 63)) & 1u) != 0;
+  }
+  return bitmap.outliers && std::binary_search(bitmap.far_values.begin(),
+                                               bitmap.far_values.end(), value);
 }
 
 std::int32_t SchemaBuilder::AddEnum(EnumDef def) {

@@ -18,6 +18,10 @@ namespace fairwire::wire {
 
 class Message;
 
+namespace internal {
+struct MessageAccess;
+}  // namespace internal
+
 // The values of one field, in the C++ type its kind decodes to:
 //   int32 sint32 sfixed32 enum -> int32_t     int64 sint64 sfixed64 -> int64_t
 //   uint32 fixed32             -> uint32_t    uint64 fixed64        -> uint64_t
@@ -64,16 +68,9 @@ class Message {
   // buffer of a singular string, kept aside for the next value).
   void Clear();
 
-  // For the decoder: the buffer of singular string field `field_index` kept
-  // aside by Clear() (an empty string with that capacity), or an empty
-  // string.
-  std::string TakeSpareString(std::size_t field_index) {
-    return field_index < spare_strings_.size()
-               ? std::move(spare_strings_[field_index])
-               : std::string();
-  }
-
  private:
+  friend struct internal::MessageAccess;
+
   const Schema* schema_;
   std::int32_t message_index_;
   std::vector<FieldValues> fields_;

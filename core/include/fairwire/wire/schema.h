@@ -84,14 +84,8 @@ struct MessageDef {
 };
 
 namespace internal {
-// Membership bitmap of an enum's values in [base, base + 64 * bits.size());
-// values outside it are looked up by binary search when `outliers` is set.
-struct EnumBitmap {
-  std::int32_t base = 0;
-  std::vector<std::uint64_t> bits;
-  bool outliers = false;
-  std::vector<std::int32_t> far_values;  // the values past the bitmap, sorted
-};
+struct EnumBitmap;
+struct SchemaAccess;
 }  // namespace internal
 
 // Why SchemaBuilder::Build() refused a schema.
@@ -102,6 +96,14 @@ struct SchemaError {
 // An immutable, validated set of message and enum types.
 class Schema {
  public:
+  // An empty schema (no types); SchemaBuilder::Build() makes real ones.
+  Schema();
+  Schema(const Schema& other);
+  Schema(Schema&& other) noexcept;
+  Schema& operator=(const Schema& other);
+  Schema& operator=(Schema&& other) noexcept;
+  ~Schema();
+
   const std::vector<MessageDef>& messages() const { return messages_; }
   const std::vector<EnumDef>& enums() const { return enums_; }
 
@@ -115,34 +117,17 @@ class Schema {
 
   // True if `value` is one of the enum's values. O(1) for values near the
   // enum's smallest one, a binary search for far outliers.
-  bool EnumContains(std::int32_t enum_index, std::int32_t value) const {
-    return EnumContains(enum_bitmap(enum_index), enum_index, value);
-  }
-
-  // For the decoder's hot loops: the enum's membership bitmap, resolved once
-  // per run of values, and the test against it.
-  const internal::EnumBitmap& enum_bitmap(std::int32_t enum_index) const {
-    return enum_bitmaps_[static_cast<std::size_t>(enum_index)];
-  }
-  bool EnumContains(const internal::EnumBitmap& bitmap, std::int32_t enum_index,
-                    std::int32_t value) const {
-    const auto offset = static_cast<std::uint64_t>(std::int64_t{value} -
-                                                   std::int64_t{bitmap.base});
-    if (offset < bitmap.bits.size() * 64) {
-      return ((bitmap.bits[offset >> 6] >> (offset & 63)) & 1u) != 0;
-    }
-    return bitmap.outliers && EnumContainsSlow(enum_index, value);
-  }
+  bool EnumContains(std::int32_t enum_index, std::int32_t value) const;
 
  private:
   friend class SchemaBuilder;
-  bool EnumContainsSlow(std::int32_t enum_index, std::int32_t value) const;
+  friend struct internal::SchemaAccess;
 
   std::vector<MessageDef> messages_;
   std::vector<EnumDef> enums_;
   // Per message: field index + 1 by number, for numbers below the size.
   std::vector<std::vector<std::uint16_t>> dense_lookup_;
-  // Per enum: the membership bitmap EnumContains reads.
+  // Per enum: the membership bitmap EnumContains and the decoder read.
   std::vector<internal::EnumBitmap> enum_bitmaps_;
 };
 

@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fairwire/wire/internal/enum_bitmap.h"
 #include "fairwire/wire/internal/varint_avx512.h"
-#include "fairwire/wire/schema.h"
 
 FAIRWIRE_AVX512_WARNINGS_PUSH
 

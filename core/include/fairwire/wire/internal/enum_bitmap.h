@@ -1,0 +1,23 @@
+// An enum's membership bitmap: what the decoder's closed-enum checks read
+// (Schema keeps one per enum; the typed bindings build one from a user's
+// IsValid predicate). Internal: not part of the public API.
+#ifndef FAIRWIRE_WIRE_INTERNAL_ENUM_BITMAP_H_
+#define FAIRWIRE_WIRE_INTERNAL_ENUM_BITMAP_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace fairwire::wire::internal {
+
+// Membership bitmap of an enum's values in [base, base + 64 * bits.size());
+// values outside it are looked up by binary search when `outliers` is set.
+struct EnumBitmap {
+  std::int32_t base = 0;
+  std::vector<std::uint64_t> bits;
+  bool outliers = false;
+  std::vector<std::int32_t> far_values;  // the values past the bitmap, sorted
+};
+
+}  // namespace fairwire::wire::internal
+
+#endif  // FAIRWIRE_WIRE_INTERNAL_ENUM_BITMAP_H_
