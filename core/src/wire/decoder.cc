@@ -351,14 +351,8 @@ const std::uint8_t* ParseMessage(ParseContext& ctx, const std::uint8_t* p,
   while (p < end) {
     const std::uint8_t* tag_start = p;
     Tag tag;
-    DecodeError error;
-    p = ReadTag(p, end, &tag, &error);
-    if (p == nullptr) return ctx.Fail(error, tag_start);
-    error = CheckTag(tag);
-    if (error != DecodeError::kOk) return ctx.Fail(error, tag_start);
-    if (tag.wire_type == static_cast<std::uint32_t>(WireType::kEndGroup)) {
-      return ctx.Fail(DecodeError::kUnexpectedEndGroup, tag_start);
-    }
+    p = internal::ReadFieldTag(ctx, p, end, &tag);
+    if (p == nullptr) return nullptr;
     const FieldDef* field = schema.FindField(message_index, tag.field_number);
     if (field == nullptr) {
       p = internal::SkipField(ctx, tag_start, p, end, tag,

@@ -17,11 +17,8 @@ const std::uint8_t* SkipGroup(ParseContext& ctx,
   while (p < end) {
     const std::uint8_t* tag_start = p;
     Tag tag;
-    DecodeError error;
-    p = ReadTag(p, end, &tag, &error);
-    if (p == nullptr) return ctx.Fail(error, tag_start);
-    error = CheckTag(tag);
-    if (error != DecodeError::kOk) return ctx.Fail(error, tag_start);
+    p = ReadRecordTag(ctx, p, end, &tag);
+    if (p == nullptr) return nullptr;
     if (tag.wire_type == static_cast<std::uint32_t>(WireType::kEndGroup)) {
       if (tag.field_number != field_number) {
         return ctx.Fail(DecodeError::kMismatchedEndGroup, tag_start);

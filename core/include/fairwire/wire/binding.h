@@ -370,14 +370,8 @@ const std::uint8_t* ParseBound(ParseContext& ctx, const std::uint8_t* p,
   while (p < end) {
     const std::uint8_t* tag_start = p;
     Tag tag;
-    DecodeError error;
-    p = ReadTag(p, end, &tag, &error);
-    if (p == nullptr) return ctx.Fail(error, tag_start);
-    error = CheckTag(tag);
-    if (error != DecodeError::kOk) return ctx.Fail(error, tag_start);
-    if (tag.wire_type == static_cast<std::uint32_t>(WireType::kEndGroup)) {
-      return ctx.Fail(DecodeError::kUnexpectedEndGroup, tag_start);
-    }
+    p = ReadFieldTag(ctx, p, end, &tag);
+    if (p == nullptr) return nullptr;
     const std::uint8_t* next = p;
     const bool known = std::apply(
         [&](const auto&... field) {

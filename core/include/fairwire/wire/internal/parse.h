@@ -41,6 +41,34 @@ struct ParseContext {
 // nothing above U+10FFFF), as libprotobuf checks proto3 strings.
 bool IsValidUtf8(const std::uint8_t* data, std::size_t size);
 
+// The tag prologue of every record loop (message fields, typed bindings,
+// skipped groups): reads the tag at p into *tag and checks it (CheckTag).
+// Returns past the tag, or nullptr after recording ReadTag's or CheckTag's
+// error at p.
+[[gnu::always_inline]] inline const std::uint8_t* ReadRecordTag(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    Tag* tag) {
+  DecodeError error;
+  const std::uint8_t* q = ReadTag(p, end, tag, &error);
+  if (q == nullptr) return ctx.Fail(error, p);
+  error = CheckTag(*tag);
+  if (error != DecodeError::kOk) return ctx.Fail(error, p);
+  return q;
+}
+
+// ReadRecordTag for a field of a message (not within a group): an
+// end-group tag is kUnexpectedEndGroup, at p.
+[[gnu::always_inline]] inline const std::uint8_t* ReadFieldTag(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    Tag* tag) {
+  const std::uint8_t* q = ReadRecordTag(ctx, p, end, tag);
+  if (q != nullptr &&
+      tag->wire_type == static_cast<std::uint32_t>(WireType::kEndGroup)) {
+    return ctx.Fail(DecodeError::kUnexpectedEndGroup, p);
+  }
+  return q;
+}
+
 // Reads the payload bounds of a LEN record whose length varint starts at p.
 // On success *payload_end is set and the payload start returned. Errors:
 // kTruncated, kLengthTooLong, kLengthTooLarge, kLengthPastEnd (all at p).
