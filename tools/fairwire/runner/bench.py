@@ -189,8 +189,9 @@ def markdown_report(summary: dict[str, Any]) -> str:
            "|---|" + "---:|" * (len(HEADER) - 1)]
     for row in table_rows(runs, baseline):
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
-    out.append("")
-    out += [f"\\* {r.name}: {r.note}" for r in runs if r.note]
+    notes = [f"\\* {r.name}: {r.note}" for r in runs if r.note]
+    if notes:
+        out += [""] + notes
     goals = goal_rows(runs, baseline)
     if goals:
         out += ["", "## Goals (issue 12)", "", "| target | goal | measured | |",
