@@ -8,22 +8,18 @@
 //                                        (regressions/ is not seeds)
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "fairwire/scenarios/poll_script_codec.h"
+#include "seed_files.h"
 
 namespace fairwire::poll::seeds {
 namespace {
 
-namespace fs = std::filesystem;
-
 // Path relative to the corpus folder -> contents.
-using Files = std::map<std::string, std::string>;
+using fairwire::seeds::Files;
 
 Outcome R(std::uint8_t e) { return {OutcomeKind::kReady, e}; }
 Outcome P() { return {OutcomeKind::kPending, 0}; }
@@ -153,75 +149,11 @@ Files MakeFiles() {
   return f;
 }
 
-bool Read(const fs::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in),
-             std::istreambuf_iterator<char>());
-  return true;
-}
-
-int Write(const fs::path& root, const Files& files) {
-  for (const auto& [name, contents] : files) {
-    const fs::path path = root / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    if (!out) {
-      std::fprintf(stderr, "poll_make_seeds: cannot write %s\n", path.c_str());
-      return 2;
-    }
-  }
-  std::printf("poll_make_seeds: wrote %zu files under %s\n", files.size(),
-              root.c_str());
-  return 0;
-}
-
-int Check(const fs::path& root, const Files& files) {
-  int bad = 0;
-  for (const auto& [name, contents] : files) {
-    std::string committed;
-    if (!Read(root / name, committed)) {
-      std::printf("missing: %s\n", name.c_str());
-      ++bad;
-    } else if (committed != contents) {
-      std::printf("differs: %s\n", name.c_str());
-      ++bad;
-    }
-  }
-  // Seeds in corpus/poll_schedule/ that the generator no longer makes.
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(root / "poll_schedule", ec)) {
-    const std::string base = entry.path().filename().string();
-    if (!entry.is_regular_file() || base.starts_with(".")) continue;
-    if (files.count("poll_schedule/" + base) == 0) {
-      std::printf("not made by the generator: poll_schedule/%s\n",
-                  base.c_str());
-      ++bad;
-    }
-  }
-  if (bad > 0) {
-    std::printf(
-        "poll_make_seeds: %d files out of date; run poll_make_seeds --write "
-        "corpus from the source root\n",
-        bad);
-    return 1;
-  }
-  std::printf("poll_make_seeds: %zu files up to date\n", files.size());
-  return 0;
-}
-
 }  // namespace
 }  // namespace fairwire::poll::seeds
 
 int main(int argc, char** argv) {
-  using namespace fairwire::poll::seeds;
-  if (argc != 3 || (std::string(argv[1]) != "--write" &&
-                    std::string(argv[1]) != "--check")) {
-    std::fprintf(stderr, "usage: %s --write|--check CORPUS_DIR\n", argv[0]);
-    return 2;
-  }
-  const Files files = MakeFiles();
-  return std::string(argv[1]) == "--write" ? Write(argv[2], files)
-                                           : Check(argv[2], files);
+  return fairwire::seeds::SyncSeeds("poll_make_seeds", argc, argv,
+                                    fairwire::poll::seeds::MakeFiles(),
+                                    {"poll_schedule"});
 }

@@ -8,10 +8,6 @@
 //                                        seeds)
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -22,15 +18,15 @@
 #include "fairwire/scenarios/wire_case.h"
 #include "fairwire/scenarios/wire_records.h"
 #include "fairwire/scenarios/wire_schema_case.h"
+#include "seed_files.h"
 
 namespace fairwire::wire::seeds {
 namespace {
 
-namespace fs = std::filesystem;
 using oracle::Fixed;
 
 // Files to make: path relative to the corpus folder -> contents.
-using Files = std::map<std::string, std::string>;
+using fairwire::seeds::Files;
 
 std::string V(std::uint64_t v) {
   std::string s;
@@ -414,74 +410,11 @@ Files MakeAll() {
   return files;
 }
 
-bool ReadFile(const fs::path& p, std::string& out) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in),
-             std::istreambuf_iterator<char>());
-  return true;
-}
-
-int Main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "--write") != 0 &&
-                    std::strcmp(argv[1], "--check") != 0)) {
-    std::fprintf(stderr, "usage: %s --write|--check CORPUS_DIR\n", argv[0]);
-    return 2;
-  }
-  const bool write = std::strcmp(argv[1], "--write") == 0;
-  const fs::path root = argv[2];
-  const Files files = MakeAll();
-  int problems = 0;
-  for (const auto& [rel, bytes] : files) {
-    const fs::path p = root / rel;
-    if (write) {
-      fs::create_directories(p.parent_path());
-      std::ofstream out(p, std::ios::binary | std::ios::trunc);
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      continue;
-    }
-    std::string have;
-    if (!ReadFile(p, have)) {
-      std::printf("missing: %s\n", rel.c_str());
-      ++problems;
-    } else if (have != bytes) {
-      std::printf("differs: %s\n", rel.c_str());
-      ++problems;
-    }
-  }
-  // Seeds no longer made (regressions/ and README excepted).
-  for (const char* target :
-       {"wire_decode_diff", "wire_packed_unpacked", "wire_schema_diff"}) {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(root / target, ec)) {
-      const std::string rel =
-          std::string(target) + "/" + e.path().filename().string();
-      if (!e.is_regular_file() || e.path().filename() == "README" ||
-          e.path().filename().string().starts_with(".")) {
-        continue;
-      }
-      if (files.count(rel) == 0) {
-        if (write) {
-          fs::remove(e.path());
-        } else {
-          std::printf("stale: %s\n", rel.c_str());
-          ++problems;
-        }
-      }
-    }
-  }
-  if (write) {
-    std::printf("wrote %zu files under %s\n", files.size(), root.c_str());
-    return 0;
-  }
-  std::printf("%zu files checked, %d problems%s\n", files.size(), problems,
-              problems ? " (regenerate: wire_make_seeds --write corpus)" : "");
-  return problems == 0 ? 0 : 1;
-}
-
 }  // namespace
 }  // namespace fairwire::wire::seeds
 
 int main(int argc, char** argv) {
-  return fairwire::wire::seeds::Main(argc, argv);
+  return fairwire::seeds::SyncSeeds(
+      "wire_make_seeds", argc, argv, fairwire::wire::seeds::MakeAll(),
+      {"wire_decode_diff", "wire_packed_unpacked", "wire_schema_diff"});
 }

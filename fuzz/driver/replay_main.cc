@@ -34,11 +34,15 @@ namespace {
 namespace fs = std::filesystem;
 
 bool ReadFile(const fs::path& path, Bytes& out) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in),
-             std::istreambuf_iterator<char>());
-  return !in.bad();
+  const std::streamoff size = in.tellg();
+  if (size < 0) return false;
+  out.resize(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(out.data()),
+          static_cast<std::streamsize>(out.size()));
+  return static_cast<bool>(in);
 }
 
 bool WriteFile(const fs::path& path, const Bytes& bytes) {

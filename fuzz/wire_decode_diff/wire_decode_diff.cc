@@ -5,6 +5,7 @@
 // the canonical re-serialisation; the typed bindings (DecodeInto, see
 // fairwire/checks/wire_typed_subjects.h) must agree with Decode on the reason
 // and offset of a rejection and, on accept, field by field.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,9 @@ std::string Describe(ByteSpan input) {
 }
 
 Bytes WithPayload(ByteSpan input, const Bytes& payload) {
-  Bytes out;
-  out.push_back(input.empty() ? 0 : input[0]);
-  out.insert(out.end(), payload.begin(), payload.end());
+  Bytes out(payload.size() + 1);
+  out[0] = input.empty() ? 0 : input[0];
+  std::copy(payload.begin(), payload.end(), out.begin() + 1);
   return out;
 }
 

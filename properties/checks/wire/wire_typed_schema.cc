@@ -26,7 +26,10 @@ class Unroller {
     if (const auto it = made_.find(key); it != made_.end()) return it->second;
     const MessageDef& def = full_.messages()[static_cast<std::size_t>(type)];
     std::string name = def.name;
-    if (levels != kTypedDepth) name += "@" + std::to_string(levels);
+    if (levels != kTypedDepth) {
+      name += '@';
+      name += std::to_string(levels);
+    }
     const std::int32_t index = builder_.AddMessage(std::move(name));
     made_.emplace(key, index);
     for (FieldDef field : def.fields) {
