@@ -40,3 +40,19 @@ if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
   target_compile_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
   target_link_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
+
+# fairwire_no_fuzz_coverage(SOURCES...): under libFuzzer, compile these
+# sources (of the current folder) without coverage instrumentation (edge
+# counters and comparison tracing). For reference models and comparison code
+# that run in full on every input whatever the code under test did: their
+# edges only track input size, and tracing their comparisons took a third of
+# each execution (poll_schedule, wire_decode_diff under perf). They still run
+# unchanged, under the same sanitizers; the fuzzer is guided by the scenario
+# decoders and the code under test.
+function(fairwire_no_fuzz_coverage)
+  if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer"
+     AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS
+      "-fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table")
+  endif()
+endfunction()
