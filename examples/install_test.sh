@@ -27,7 +27,8 @@ cmake --build "$work/consumer"
 
 step "ctest in the consumer"
 ctest --test-dir "$work/consumer" --output-on-failure | tee "$work/ctest.log"
-for t in consumer.uses_the_cores corpus.consumer_int64_list fuzz-smoke.libfuzzer.consumer_int64_list; do
+for t in consumer.uses_the_cores consumer.regressions corpus.consumer_int64_list \
+         fuzz-smoke.libfuzzer.consumer_int64_list; do
   grep -q "Test *#[0-9]*: $t .*Passed" "$work/ctest.log" || { echo "install_test: $t did not pass"; exit 1; }
 done
 
