@@ -23,8 +23,8 @@
 #ifndef FAIRWIRE_WIRE_BINDING_H_
 #define FAIRWIRE_WIRE_BINDING_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,7 +34,8 @@
 #include <vector>
 
 #include "fairwire/wire/internal/bound_run.h"
-#include "fairwire/wire/internal/packed_fixed.h"
+#include "fairwire/wire/internal/field_records.h"
+#include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/internal/parse.h"
 
 namespace fairwire::wire {
@@ -190,6 +191,84 @@ const std::uint8_t* ParseBound(ParseContext& ctx, const std::uint8_t* p,
                                const std::uint8_t* end,
                                const Binding<S, F...>& binding, S& out);
 
+// The scalar sink (field_records.h) of member type M bound to field N of
+// kind K: a singular member takes the last value, a repeated one appends;
+// std::vector<T> of the kind's own type T takes the vector kernels' output
+// directly. Closed-enum unknowns go to *unknown when non-null.
+template <std::uint32_t N, FieldKind K, typename M,
+          bool (*IsValid)(std::int32_t)>
+class MemberScalarSink {
+ public:
+  using T = typename KindTraits<K>::Type;
+  using Element = typename MemberShape<M>::Element;
+  static constexpr bool kRepeatable = MemberShape<M>::kRepeated;
+  static constexpr bool kVector = std::is_same_v<M, std::vector<T>>;
+  static constexpr bool kRunOutOfLine = false;
+
+  MemberScalarSink(M& member, std::string* unknown)
+      : member_(member), unknown_(unknown) {}
+
+  static constexpr bool repeated() { return kRepeatable; }
+  M& vector() const { return member_; }
+  void Store(T value) const {
+    StoreMember(member_, static_cast<Element>(value));
+  }
+  void Reserve(std::size_t n) const { ReserveMore(member_, n); }
+  void Append(T value) const { member_.push_back(static_cast<Element>(value)); }
+  void AddUnknown(std::uint64_t raw) const {
+    if (unknown_ != nullptr) AppendVarintRecord(N, raw, unknown_);
+  }
+  std::string* unknown() const { return unknown_; }
+  static auto EnumCheck() {
+    if constexpr (IsValid != nullptr) {
+      return PredicateEnumCheck<IsValid>{};
+    } else {
+      return KeepEveryValue{};
+    }
+  }
+
+ private:
+  M& member_;
+  std::string* unknown_;
+};
+
+// The text sink (field_records.h) of a string or bytes member M.
+template <typename M>
+class MemberTextSink {
+ public:
+  MemberTextSink(M& member, Utf8 utf8, std::string* unknown)
+      : member_(member), utf8_(utf8), unknown_(unknown) {}
+
+  bool validate_utf8() const { return utf8_ == Utf8::kValidate; }
+  static constexpr bool repeated() { return MemberShape<M>::kRepeated; }
+  void Set(std::string_view text) const {
+    if constexpr (std::is_same_v<M, std::string>) {
+      member_.assign(text);  // reuses the member's buffer: no allocation
+    } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
+      if (member_.has_value()) {
+        member_->assign(text);
+      } else {
+        member_.emplace(text);
+      }
+    } else if constexpr (!MemberShape<M>::kRepeated) {
+      member_ = typename MemberShape<M>::Element(text);
+    }
+  }
+  void Append(std::string_view text) const {
+    if constexpr (MemberShape<M>::kRepeated) {
+      // Built in place: a temporary's short-string buffer, moved right
+      // after being written, stalls on store forwarding.
+      member_.emplace_back(text);
+    }
+  }
+  std::string* unknown() const { return unknown_; }
+
+ private:
+  M& member_;
+  Utf8 utf8_;
+  std::string* unknown_;
+};
+
 template <std::uint32_t N, FieldKind K, typename S, typename M,
           bool (*IsValid)(std::int32_t)>
 const std::uint8_t* ParseBoundField(ParseContext& ctx,
@@ -199,146 +278,12 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
                                     const BoundField<N, K, S, M, IsValid>& f,
                                     S& out, std::string* unknown) {
   M& member = out.*(f.member);
-  using Element = typename MemberShape<M>::Element;
-  constexpr WireType kWire = KindWireType(K);
-  if constexpr (kWire == WireType::kLen) {
-    if (tag.wire_type != static_cast<std::uint32_t>(WireType::kLen)) {
-      return SkipField(ctx, tag_start, p, end, tag, unknown);
-    }
-    const std::uint8_t* payload_end;
-    const auto tag_length = static_cast<std::size_t>(p - tag_start);
-    p = ReadLenRecord(ctx, p, end, &payload_end);
-    if (p == nullptr) return nullptr;
-    // A run of records with the same tag bytes stays in this loop.
-    for (;;) {
-      const auto size = static_cast<std::size_t>(payload_end - p);
-      if (f.utf8 == Utf8::kValidate && !IsValidUtf8(p, size)) {
-        return ctx.Fail(DecodeError::kInvalidUtf8, p);
-      }
-      const std::string_view text(reinterpret_cast<const char*>(p), size);
-      if constexpr (std::is_same_v<M, std::string>) {
-        member.assign(text);  // reuses the member's buffer: no allocation
-      } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
-        if (member.has_value()) {
-          member->assign(text);
-        } else {
-          member.emplace(text);
-        }
-      } else if constexpr (MemberShape<M>::kRepeated) {
-        // Built in place: a temporary's short-string buffer, moved right
-        // after being written, stalls on store forwarding.
-        member.emplace_back(text);
-      } else {
-        member = Element(text);
-      }
-      p = payload_end;
-      if (!NextRecordHasTag(p, end, tag_start, tag_length)) return p;
-      tag_start = p;
-      p = ReadLenRecord(ctx, p + tag_length, end, &payload_end);
-      if (p == nullptr) return nullptr;
-    }
+  if constexpr (KindWireType(K) == WireType::kLen) {
+    const MemberTextSink<M> sink(member, f.utf8, unknown);
+    return ParseTextRecords(ctx, tag_start, p, end, tag, sink);
   } else {
-    using Traits = KindTraits<K>;
-    if (tag.wire_type == static_cast<std::uint32_t>(kWire)) {
-      if constexpr (kWire == WireType::kVarint &&
-                    std::is_same_v<M, std::vector<typename Traits::Type>>) {
-        if (p - tag_start == 1) {
-          return ParseBoundRun<N, K, IsValid>(ctx, p, end, *tag_start, member,
-                                              unknown);
-        }
-      }
-      // A run of records with the same tag bytes stays in this loop.
-      const auto tag_length = static_cast<std::size_t>(p - tag_start);
-      const std::uint8_t tag_byte = *tag_start;
-      for (;;) {
-        std::uint64_t raw;
-        p = ReadRaw<kWire>(ctx, p, end, &raw);
-        if (p == nullptr) return nullptr;
-        const auto value = Traits::Convert(raw);
-        bool known = true;
-        if constexpr (IsValid != nullptr) {
-          if (!IsValid(value)) {
-            if (unknown != nullptr) {
-              AppendVarintRecord(
-                  N, static_cast<std::uint64_t>(std::int64_t{value}), unknown);
-            }
-            known = false;
-          }
-        }
-        if (known) StoreMember(member, static_cast<Element>(value));
-        if (static_cast<std::size_t>(end - p) <= tag_length || *p != tag_byte ||
-            (tag_length > 1 &&
-             std::memcmp(p + 1, tag_start + 1, tag_length - 1) != 0)) {
-          return p;
-        }
-        tag_start = p;
-        p += tag_length;
-      }
-    }
-    if constexpr (MemberShape<M>::kRepeated) {
-      if (tag.wire_type == static_cast<std::uint32_t>(WireType::kLen)) {
-        const std::uint8_t* payload_end;
-        const std::uint8_t* length_at = p;
-        p = ReadLenRecord(ctx, p, end, &payload_end);
-        if (p == nullptr) return nullptr;
-        constexpr bool kFast =
-            IsValid == nullptr &&
-            std::is_same_v<M, std::vector<typename Traits::Type>>;
-        if constexpr (kFast && kWire == WireType::kVarint) {
-          return ParsePackedVarint<K>(ctx, p, payload_end, member);
-        } else if constexpr (kFast) {
-          return ParsePackedFixed<K>(ctx, length_at, p, payload_end, member);
-        } else if constexpr (kWire == WireType::kVarint) {
-          if constexpr (IsValid != nullptr &&
-                        std::is_same_v<M, std::vector<std::int32_t>>) {
-            // A closed enum: decoded in bulk, then checked; decoded again
-            // one by one below only when some value is unknown.
-            const std::size_t old_size = member.size();
-            const std::uint8_t* q =
-                ParsePackedVarint<K>(ctx, p, payload_end, member);
-            if (q == nullptr) return nullptr;
-            if (AllValid<IsValid>(member.data() + old_size,
-                                  member.size() - old_size)) {
-              return q;
-            }
-            member.resize(old_size);
-          }
-          if (p != payload_end && payload_end[-1] >= 0x80) {
-            return FailPackedVarint(ctx, p, payload_end);
-          }
-          member.reserve(member.size() + CountTerminators(p, payload_end));
-          while (p < payload_end) {
-            std::uint64_t raw;
-            const std::uint8_t* q = ReadPackedElement(p, ctx.limit, &raw);
-            if (q == nullptr) return FailPackedVarint(ctx, p, payload_end);
-            const auto value = Traits::Convert(raw);
-            if constexpr (IsValid != nullptr) {
-              if (!IsValid(value)) {
-                if (unknown != nullptr) AppendVarintRecord(N, raw, unknown);
-                p = q;
-                continue;
-              }
-            }
-            member.push_back(static_cast<Element>(value));
-            p = q;
-          }
-          return p;
-        } else {
-          constexpr std::size_t kWidth = FixedWidth(K);
-          if ((payload_end - p) % kWidth != 0) {
-            return ctx.Fail(DecodeError::kPackedSizeNotMultiple, length_at);
-          }
-          member.reserve(member.size() + (payload_end - p) / kWidth);
-          for (; p < payload_end; p += kWidth) {
-            const std::uint64_t raw =
-                kWidth == 4 ? LoadFixed32(p) : LoadFixed64(p);
-            member.push_back(static_cast<Element>(Traits::Convert(raw)));
-          }
-          return p;
-        }
-      }
-    }
-    return SkipField(ctx, tag_start, p, end, tag, unknown);
+    const MemberScalarSink<N, K, M, IsValid> sink(member, unknown);
+    return ParseScalarRecords<K>(ctx, tag_start, p, end, tag, sink);
   }
 }
 
@@ -349,16 +294,12 @@ const std::uint8_t* ParseBoundField(ParseContext& ctx,
                                     const std::uint8_t* end, const Tag& tag,
                                     const BoundMessage<N, S, M, B>& f, S& out,
                                     std::string* unknown) {
-  if (tag.wire_type != static_cast<std::uint32_t>(WireType::kLen)) {
-    return SkipField(ctx, tag_start, p, end, tag, unknown);
-  }
-  const std::uint8_t* payload_end;
-  p = ReadLenRecord(ctx, p, end, &payload_end);
-  if (p == nullptr) return nullptr;
-  if (--ctx.depth < 0) return ctx.Fail(DecodeError::kDepthExceeded, tag_start);
-  p = ParseBound(ctx, p, payload_end, f.binding, MessageSlot(out.*(f.member)));
-  ++ctx.depth;
-  return p;
+  return ParseMessageRecord(
+      ctx, tag_start, p, end, tag, unknown,
+      [&](const std::uint8_t* payload, const std::uint8_t* payload_end) {
+        return ParseBound(ctx, payload, payload_end, f.binding,
+                          MessageSlot(out.*(f.member)));
+      });
 }
 
 template <typename S, typename... F>
@@ -367,26 +308,23 @@ const std::uint8_t* ParseBound(ParseContext& ctx, const std::uint8_t* p,
                                const Binding<S, F...>& binding, S& out) {
   std::string* unknown =
       binding.unknown != nullptr ? &(out.*(binding.unknown)) : nullptr;
-  while (p < end) {
-    const std::uint8_t* tag_start = p;
-    Tag tag;
-    p = ReadFieldTag(ctx, p, end, &tag);
-    if (p == nullptr) return nullptr;
-    const std::uint8_t* next = p;
-    const bool known = std::apply(
-        [&](const auto&... field) {
-          return ((tag.field_number == field.kNumber
-                       ? (next = ParseBoundField(ctx, tag_start, p, end, tag,
-                                                 field, out, unknown),
-                          true)
-                       : false) ||
-                  ...);
-        },
-        binding.fields);
-    p = known ? next : SkipField(ctx, tag_start, p, end, tag, unknown);
-    if (p == nullptr) return nullptr;
-  }
-  return p;
+  return ParseFields(
+      ctx, p, end,
+      [&](const std::uint8_t* tag_start, const std::uint8_t* q,
+          const Tag& tag) {
+        const std::uint8_t* next = q;
+        const bool known = std::apply(
+            [&](const auto&... field) {
+              return ((tag.field_number == field.kNumber
+                           ? (next = ParseBoundField(ctx, tag_start, q, end,
+                                                     tag, field, out, unknown),
+                              true)
+                           : false) ||
+                      ...);
+            },
+            binding.fields);
+        return known ? next : SkipField(ctx, tag_start, q, end, tag, unknown);
+      });
 }
 
 }  // namespace internal

@@ -180,11 +180,11 @@ constexpr DecodeError CheckTag(const Tag& tag) {
 // Reads the length of a LEN record as libprotobuf does: at most 5 bytes, the
 // value below 2^31. Errors: kTruncated, kLengthTooLong (no terminator within
 // 5 bytes), kLengthTooLarge (2^31 or more). Does not check that the payload
-// is present.
-inline const std::uint8_t* ReadLength(const std::uint8_t* p,
-                                      const std::uint8_t* end,
-                                      std::uint32_t* length,
-                                      DecodeError* error) {
+// is present. Always inlined: it is on the path of every string and nested
+// message, and its slow path is a call.
+[[gnu::always_inline]] inline const std::uint8_t* ReadLength(
+    const std::uint8_t* p, const std::uint8_t* end, std::uint32_t* length,
+    DecodeError* error) {
   if (p < end && p[0] < 0x80) {
     *length = p[0];
     return p + 1;

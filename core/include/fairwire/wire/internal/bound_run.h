@@ -1,15 +1,15 @@
-// Runs of unpacked varint records for the typed bindings (binding.h): the
-// shared run parser (varint_run.h) with a closed enum's IsValid predicate
-// as the keep rule and as the AVX-512 kernel's check.
+// The closed-enum check of the typed bindings (binding.h): a user's IsValid
+// predicate as the enum check of the shared record loops
+// (field_records.h), with its answers for 0..1023 cached as a bitmap for
+// the bulk checks and the AVX-512 run kernel's check.
 #ifndef FAIRWIRE_WIRE_INTERNAL_BOUND_RUN_H_
 #define FAIRWIRE_WIRE_INTERNAL_BOUND_RUN_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <vector>
 
 #include "fairwire/wire/internal/enum_avx512.h"
+#include "fairwire/wire/internal/enum_bitmap.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 
@@ -83,36 +83,24 @@ bool AllValid(const std::int32_t* values, std::size_t count) {
   return all_valid;
 }
 
-// A run of unpacked records of repeated varint field N (kind K) with the
-// one-byte tag `tag_byte`, p at the first value, into `member`.
-template <std::uint32_t N, FieldKind K, bool (*IsValid)(std::int32_t)>
-const std::uint8_t* ParseBoundRun(
-    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
-    std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& member,
-    std::string* unknown) {
-  if constexpr (IsValid != nullptr) {
-    const auto keep = [unknown](std::int32_t value) {
-      if (IsValid(value)) return true;
-      if (unknown != nullptr) {
-        AppendVarintRecord(N, static_cast<std::uint64_t>(std::int64_t{value}),
-                           unknown);
-      }
-      return false;
-    };
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    static constexpr PredicateRunCheck<IsValid> kCheck{};
-    return ParseVarintRun<K>(ctx, p, end, tag_byte, member, keep, &kCheck);
-#else
-    return ParseVarintRun<K>(ctx, p, end, tag_byte, member, keep,
-                             static_cast<const AcceptAllRunCheck*>(nullptr));
-#endif
-  } else {
-    static constexpr AcceptAllRunCheck kAcceptAll{};
-    return ParseVarintRun<K>(
-        ctx, p, end, tag_byte, member,
-        [](typename KindTraits<K>::Type) { return true; }, &kAcceptAll);
+// The enum check (field_records.h) of a closed enum bound with IsValid.
+template <bool (*IsValid)(std::int32_t)>
+struct PredicateEnumCheck {
+  static constexpr bool kMayReject = true;
+  static constexpr bool Closed() { return true; }
+  static bool Contains(std::int32_t value) { return IsValid(value); }
+  static bool AllKnown(const std::int32_t* values, std::size_t count) {
+    return AllValid<IsValid>(values, count);
   }
-}
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  static const PredicateRunCheck<IsValid>* RunCheck() {
+    static constexpr PredicateRunCheck<IsValid> kCheck{};
+    return &kCheck;
+  }
+#else
+  static const AcceptAllRunCheck* RunCheck() { return nullptr; }
+#endif
+};
 
 }  // namespace fairwire::wire::internal
 

@@ -72,10 +72,10 @@ bool IsValidUtf8(const std::uint8_t* data, std::size_t size);
 // Reads the payload bounds of a LEN record whose length varint starts at p.
 // On success *payload_end is set and the payload start returned. Errors:
 // kTruncated, kLengthTooLong, kLengthTooLarge, kLengthPastEnd (all at p).
-inline const std::uint8_t* ReadLenRecord(ParseContext& ctx,
-                                         const std::uint8_t* p,
-                                         const std::uint8_t* end,
-                                         const std::uint8_t** payload_end) {
+// Always inlined: it is on the path of every string and nested message.
+[[gnu::always_inline]] inline const std::uint8_t* ReadLenRecord(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    const std::uint8_t** payload_end) {
   std::uint32_t length;
   DecodeError error;
   const std::uint8_t* q = ReadLength(p, end, &length, &error);
@@ -113,9 +113,9 @@ template <WireType W>
 // True if the record at p (before `end`) starts with the same tag bytes as
 // the one at tag_start (tag_length bytes), with at least one byte after
 // them: the record-run loops stay on their field while this holds.
-inline bool NextRecordHasTag(const std::uint8_t* p, const std::uint8_t* end,
-                             const std::uint8_t* tag_start,
-                             std::size_t tag_length) {
+[[gnu::always_inline]] inline bool NextRecordHasTag(
+    const std::uint8_t* p, const std::uint8_t* end,
+    const std::uint8_t* tag_start, std::size_t tag_length) {
   return static_cast<std::size_t>(end - p) > tag_length && *p == *tag_start &&
          (tag_length == 1 ||
           std::memcmp(p + 1, tag_start + 1, tag_length - 1) == 0);
