@@ -1,8 +1,9 @@
 // wire_packed_unpacked: byte 0 picks the root (even: proto2 AllKinds, odd:
 // proto3 AllKinds3), the rest is a payload whose accepted records make a
 // typed message (scenario::WireCase). The check writes the message in every
-// encoding variant and decodes each (and the input as given) with fairwire,
-// the model and libprotobuf: all accept and re-serialise to the same bytes.
+// encoding variant and decodes each (and the input as given) with fairwire
+// and libprotobuf's DynamicMessage: both accept and re-serialise to the
+// bytes the reference model makes of the message.
 #include <string>
 #include <vector>
 
@@ -57,7 +58,7 @@ const TargetSpec& Target() {
       "wire_packed_unpacked",
       "a typed message encoded in every variant (packed, unpacked, chunks, "
       "interleaved, padded varints, ...) decodes to the same value in "
-      "fairwire::wire, the model and libprotobuf",
+      "fairwire::wire and libprotobuf (the model gives the expected bytes)",
       &Check, &Describe, &ShrinkCandidates};
   return spec;
 }

@@ -479,10 +479,6 @@ Violation CheckPolicy(const PollScript& script, PolicyKind policy) {
 
 }  // namespace
 
-std::optional<std::string> CheckPollScript(const PollScript& script) {
-  return CheckPolicy(script, script.policy);
-}
-
 std::optional<std::string> CheckAllPolicies(const PollScript& script) {
   // The policy is a parameter of every run and of the model: no copy of
   // the script per policy.

@@ -108,10 +108,6 @@ std::optional<std::string> CheckRunAgainst(const PollScript& script,
                                            CompositeKind kind,
                                            const ModelRun& model);
 
-// Every property for the script's own policy, through Select and SelectAll
-// (or the nested baseline for kNested).
-std::optional<std::string> CheckPollScript(const PollScript& script);
-
 // Every property for every policy, through Select, SelectAll and the
 // nested baseline: what the poll_schedule fuzz target checks.
 std::optional<std::string> CheckAllPolicies(const PollScript& script);
