@@ -1,5 +1,6 @@
 // poll_make_seeds: the committed generator of the poll_schedule seed corpus
-// and dictionary. Every seed is a PollScript named for the schedule it holds.
+// and dictionary. Every seed is a PollScript named for the schedule it holds,
+// with _select_all for its run through SelectAll.
 //
 //   poll_make_seeds --write CORPUS_DIR   (re)writes corpus/poll_schedule/*
 //                                        and corpus/dicts/poll_schedule.dict
@@ -45,8 +46,11 @@ PollScript Script(PolicyKind policy, int calls,
   return s;
 }
 
-std::string Bytes(const PollScript& s) {
-  const std::vector<std::uint8_t> b = EncodePollScript(s);
+// The script's bytes with the composite bit `composite` (0: Select,
+// 1: SelectAll; see poll_script_codec.h).
+std::string Bytes(const PollScript& s, std::uint8_t composite) {
+  const std::vector<std::uint8_t> b =
+      WithCompositeBit(EncodePollScript(s), composite);
   return std::string(b.begin(), b.end());
 }
 
@@ -57,7 +61,12 @@ Files MakeFiles() {
       std::fprintf(stderr, "poll_make_seeds: %s is not valid\n", name.c_str());
       std::exit(2);
     }
-    f["poll_schedule/" + name] = Bytes(s);
+    // Each schedule through Select and through SelectAll (Nested has one
+    // composite).
+    f["poll_schedule/" + name] = Bytes(s, 0);
+    if (s.policy != PolicyKind::kNested) {
+      f["poll_schedule/" + name + "_select_all"] = Bytes(s, 1);
+    }
   };
   using K = PolicyKind;
   seed("sticky_always_ready_starves_waiting_sibling",

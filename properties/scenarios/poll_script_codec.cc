@@ -167,6 +167,18 @@ std::vector<std::uint8_t> EncodePollScript(const PollScript& s) {
   return out;
 }
 
+std::uint8_t CompositeBit(std::span<const std::uint8_t> bytes) {
+  if (bytes.empty()) return 0;
+  return static_cast<std::uint8_t>((bytes[0] / kPolicyCount) & 1);
+}
+
+std::vector<std::uint8_t> WithCompositeBit(std::vector<std::uint8_t> bytes,
+                                           std::uint8_t bit) {
+  const std::size_t policy = bytes[0] % kPolicyCount;
+  bytes[0] = static_cast<std::uint8_t>(policy + kPolicyCount * (bit & 1));
+  return bytes;
+}
+
 std::string DescribeOutcomes(const ChildScript& child) {
   std::string out = "[";
   for (std::size_t i = 0; i < child.outcomes.size(); ++i) {

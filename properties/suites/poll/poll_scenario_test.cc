@@ -52,6 +52,22 @@ TEST(PollScriptCodec, EveryPrefixOfAnEncodingDecodesToAValidScript) {
   }
 }
 
+TEST(PollScriptCodec, CompositeBitIsFreeOfTheScript) {
+  const std::vector<std::uint8_t> bytes = EncodePollScript(Example());
+  EXPECT_EQ(CompositeBit(bytes), 0);
+  EXPECT_EQ(CompositeBit({}), 0);
+  const std::vector<std::uint8_t> with = WithCompositeBit(bytes, 1);
+  EXPECT_EQ(CompositeBit(with), 1);
+  EXPECT_EQ(DecodePollScript(with), Example());
+  EXPECT_EQ(WithCompositeBit(with, 0), bytes);
+  // Every byte 0 of a policy p: 2k * 7 + p has bit 0, (2k + 1) * 7 + p bit 1.
+  for (int b = 0; b < 256; ++b) {
+    const std::vector<std::uint8_t> one = {static_cast<std::uint8_t>(b)};
+    EXPECT_EQ(CompositeBit(one), (b / 7) % 2) << b;
+    EXPECT_EQ(static_cast<int>(DecodePollScript(one).policy), b % 7) << b;
+  }
+}
+
 TEST(PollScriptCodec, DescribeShowsPolicyChildrenWakesAndDraws) {
   const std::string text = DescribePollScript(Example());
   EXPECT_NE(text.find("policy Sticky, 6 calls, 3 children"), std::string::npos)

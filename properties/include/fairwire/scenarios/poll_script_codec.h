@@ -32,6 +32,17 @@ PollScript DecodePollScript(std::span<const std::uint8_t> bytes);
 // The canonical bytes of a valid script: DecodePollScript(Encode(s)) == s.
 std::vector<std::uint8_t> EncodePollScript(const PollScript& script);
 
+// Byte 0 holds the policy as its value modulo kPolicyCount; the low bit of
+// its quotient, which DecodePollScript ignores, is the composite bit: the
+// poll_schedule fuzz target runs the script through Select (0) or SelectAll
+// (1) by it. EncodePollScript writes 0 there. Empty bytes have bit 0.
+std::uint8_t CompositeBit(std::span<const std::uint8_t> bytes);
+
+// `bytes` (non-empty, as EncodePollScript gives) with the composite bit set
+// to `bit` (0 or 1) and the same script.
+std::vector<std::uint8_t> WithCompositeBit(std::vector<std::uint8_t> bytes,
+                                           std::uint8_t bit);
+
 // The script for a person, e.g.
 //   policy Sticky, 2 calls, 2 children
 //     child 0: [R0] loop
