@@ -213,6 +213,7 @@ const std::vector<Variant>& AllVariants() {
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
   WireCase c;
   c.root = input.empty() ? 0 : (input[0] & 1);
+  c.variant = input.empty() ? 0 : (input[0] >> 1) % AllVariants().size();
   const model::Schema& schema = *schemas[c.root];
   ByteSpan payload = input.empty() ? input : input.subspan(1);
   if (payload.size() > kMaxPayload) payload = payload.first(kMaxPayload);
@@ -232,7 +233,7 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
 
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c) {
   Bytes out;
-  out.push_back(static_cast<std::uint8_t>(c.root));
+  out.push_back(static_cast<std::uint8_t>(c.root | (c.variant << 1)));
   const std::string body = model::Serialize(schema, c.message);
   out.insert(out.end(), body.begin(), body.end());
   return out;

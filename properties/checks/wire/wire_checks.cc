@@ -1,6 +1,7 @@
 #include "fairwire/checks/wire_checks.h"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -126,9 +127,13 @@ std::optional<std::string> CheckMessageVariants(const Subject& subject,
                                   });
 }
 
-std::optional<std::string> CheckMessageVariantsWith(
+namespace {
+
+// The message as given and in each of `variants`, checked in that order.
+std::optional<std::string> CheckEncodings(
     const Subject& subject, const model::Message& message, ByteSpan as_given,
-    bool all_decoders, const EncodingDecoder& decode) {
+    std::span<const scenario::Variant> variants, bool all_decoders,
+    const EncodingDecoder& decode) {
   if (!subject.fairwire) {
     return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
   }
@@ -138,12 +143,31 @@ std::optional<std::string> CheckMessageVariantsWith(
                                 decode(variant, bytes), all_decoders);
   };
   if (auto v = check("as-given", as_given)) return v;
-  for (const scenario::Variant& variant : scenario::AllVariants()) {
+  for (const scenario::Variant& variant : variants) {
     const std::string bytes =
         scenario::EncodeVariant(subject.model, message, variant);
     if (auto v = check(variant.name, AsBytes(bytes))) return v;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> CheckCaseVariant(const scenario::WireCase& c) {
+  const Subject& subject = CaseSubject(c.root);
+  const std::span<const scenario::Variant> all = scenario::AllVariants();
+  return CheckEncodings(
+      subject, c.message, c.payload, all.subspan(c.variant % all.size(), 1),
+      /*all_decoders=*/false, [&](const std::string&, ByteSpan bytes) {
+        return DecodeEncoding(subject, bytes, false);
+      });
+}
+
+std::optional<std::string> CheckMessageVariantsWith(
+    const Subject& subject, const model::Message& message, ByteSpan as_given,
+    bool all_decoders, const EncodingDecoder& decode) {
+  return CheckEncodings(subject, message, as_given, scenario::AllVariants(),
+                        all_decoders, decode);
 }
 
 }  // namespace fairwire::wire::oracle

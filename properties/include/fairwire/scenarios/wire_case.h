@@ -3,12 +3,15 @@
 // encodes in every variant (packed, unpacked, chunks, interleaved, padded
 // varints, ...) and as the input gave it.
 //
-// Bytes: byte 0 picks the root schema (even: proto2 AllKinds, odd: proto3
-// AllKinds3); the rest is a wire payload. Decoding is total: malformed or
+// Bytes: bit 0 of byte 0 picks the root schema (0: proto2 AllKinds, 1:
+// proto3 AllKinds3), the rest of byte 0 the one variant the fuzz target
+// checks besides the input's own encoding ((byte 0 >> 1) modulo the number
+// of variants); the rest is a wire payload. Decoding is total: malformed or
 // rejected top-level records are dropped, the others make the message.
 #ifndef FAIRWIRE_SCENARIOS_WIRE_CASE_H_
 #define FAIRWIRE_SCENARIOS_WIRE_CASE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -46,6 +49,9 @@ const std::vector<Variant>& AllVariants();
 // A typed message of the fixed schema `root` (0: AllKinds, 1: AllKinds3).
 struct WireCase {
   int root = 0;
+  // Index into AllVariants(): the variant the case names (the fuzz target
+  // checks this one; the property suites check them all).
+  std::size_t variant = 0;
   model::Message message;
   Bytes payload;  // the accepted records of the input, as given
 };
@@ -53,7 +59,7 @@ struct WireCase {
 // The case of `input` (total) for `schemas[root]`.
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input);
 
-// Byte 0 and the message's canonical encoding.
+// Byte 0 (root and variant) and the message's canonical encoding.
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c);
 
 // The message written in `variant`.
