@@ -41,6 +41,15 @@ if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
   target_link_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 
+# _fairwire_libfuzzer_source_option(OPTION SOURCES...): OPTION on these
+# sources of the current folder, in libFuzzer builds with clang only.
+function(_fairwire_libfuzzer_source_option option)
+  if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer"
+     AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "${option}")
+  endif()
+endfunction()
+
 # fairwire_no_fuzz_coverage(SOURCES...): under libFuzzer, compile these
 # sources (of the current folder) without coverage instrumentation (edge
 # counters and comparison tracing). For reference models and comparison code
@@ -50,11 +59,9 @@ endif()
 # unchanged, under the same sanitizers; the fuzzer is guided by the scenario
 # decoders and the code under test.
 function(fairwire_no_fuzz_coverage)
-  if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer"
-     AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS
-      "-fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table")
-  endif()
+  _fairwire_libfuzzer_source_option(
+    "-fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table"
+    ${ARGN})
 endfunction()
 
 # fairwire_no_fuzz_cmp_tracing(SOURCES...): under libFuzzer, compile these
@@ -65,9 +72,5 @@ endfunction()
 # Tracing their comparisons was 28% of poll_schedule's time per input
 # (perf, issue 12) and gives the fuzzer nothing to aim at.
 function(fairwire_no_fuzz_cmp_tracing)
-  if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer"
-     AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS
-      "-fno-sanitize-coverage=trace-cmp")
-  endif()
+  _fairwire_libfuzzer_source_option("-fno-sanitize-coverage=trace-cmp" ${ARGN})
 endfunction()
