@@ -75,6 +75,9 @@ class BenchRun:
     exit_status: Optional[int] = None
     left_out: list[str] = field(default_factory=list)  # inputs failing now
     note: str = ""
+    # --per-input: microseconds of one execution of one of the corpus inputs
+    # it started from (their replay, no fuzzing), startup cancelled out.
+    us_per_input: Optional[float] = None
 
     @property
     def complete(self) -> bool:
@@ -111,6 +114,15 @@ def ratio_of(run: BenchRun, baseline: Optional[BenchRun]) -> Optional[float]:
     return run.execs_per_sec / baseline.execs_per_sec
 
 
+def cost_of(run: BenchRun, baseline: Optional[BenchRun]) -> Optional[float]:
+    """--per-input: the run's time per input over the baseline's (how many
+    libprotobuf-only executions one of its executions costs)."""
+    if (baseline is None or not baseline.us_per_input
+            or run.us_per_input is None):
+        return None
+    return run.us_per_input / baseline.us_per_input
+
+
 def goal_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[dict[str, Any]]:
     """One row per goal and target it applies to: the goal, the measured
     figure and whether it is met (None: not known)."""
@@ -137,24 +149,39 @@ def _verdict(met: Optional[bool]) -> str:
 
 
 HEADER = ["target", "runs", "seconds", "execs/s", "vs baseline"]
+PER_INPUT_HEADER = ["us/input", "cost vs baseline"]
+
+
+def header(runs: list[BenchRun]) -> list[str]:
+    """The table's columns: the per-input ones when some run has them."""
+    if any(r.us_per_input is not None for r in runs):
+        return HEADER + PER_INPUT_HEADER
+    return HEADER
 
 
 def table_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[list[str]]:
     """The table's cells: the baseline first, then each target."""
     rows = []
+    per_input = len(header(runs)) > len(HEADER)
     for run in sorted(runs, key=lambda r: not r.baseline):
         name = f"{run.name} (libprotobuf only)" if run.baseline else run.name
         if run.note:
             name += " *"
-        rows.append([name, _figure(run.runs), f"{run.seconds:.1f}",
-                     _figure(run.execs_per_sec), format_ratio(ratio_of(run, baseline))])
+        row = [name, _figure(run.runs), f"{run.seconds:.1f}",
+               _figure(run.execs_per_sec), format_ratio(ratio_of(run, baseline))]
+        if per_input:
+            cost = cost_of(run, baseline)
+            row += [_figure(run.us_per_input, 1),
+                    "-" if cost is None else f"{cost:,.1f}x"]
+        rows.append(row)
     return rows
 
 
 def text_report(runs: list[BenchRun], baseline: Optional[BenchRun]) -> str:
     """The table, the notes and the goals as aligned plain text."""
-    rows = [HEADER] + table_rows(runs, baseline)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
+    head = header(runs)
+    rows = [head] + table_rows(runs, baseline)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = []
     for n, r in enumerate(rows):
         cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
@@ -185,8 +212,8 @@ def markdown_report(summary: dict[str, Any]) -> str:
            f"corpus; execs/s = stat::number_of_executed_units / the run's wall time. "
            f"Machine: {summary['cpus']} CPUs, load average {summary['load_before']} "
            f"before and {summary['load_after']} after.", "",
-           "| " + " | ".join(HEADER) + " |",
-           "|---|" + "---:|" * (len(HEADER) - 1)]
+           "| " + " | ".join(header(runs)) + " |",
+           "|---|" + "---:|" * (len(header(runs)) - 1)]
     for row in table_rows(runs, baseline):
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
     notes = [f"\\* {r.name}: {r.note}" for r in runs if r.note]
@@ -338,6 +365,26 @@ def measure(project: Project, target: Target, seconds: int, work: Path, seed: in
     return run
 
 
+def _replay_seconds(target: Target, files: list[Path], runs: int, work: Path) -> float:
+    """Wall seconds of the fuzzer binary executing each of `files` `runs`
+    times (libFuzzer runs individual files -runs times each, no fuzzing)."""
+    started = time.monotonic()
+    subprocess.run([str(target.fuzzer), f"-runs={runs}", *map(str, files)],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   stdin=subprocess.DEVNULL, cwd=work, check=True)
+    return time.monotonic() - started
+
+
+def measure_per_input(target: Target, inputs: Path, runs: int, work: Path) -> float:
+    """Microseconds per execution of one input of `inputs` (a folder), from
+    the difference between `runs` and one run of each, so that startup
+    (schemas, libprotobuf's descriptors) and file reading cancel out."""
+    files = sorted(p for p in inputs.iterdir() if p.is_file())
+    once = _replay_seconds(target, files, 1, work)
+    many = _replay_seconds(target, files, runs, work)
+    return max(many - once, 0.0) / ((runs - 1) * len(files)) * 1e6
+
+
 def _stop(proc: subprocess.Popen) -> None:
     for sig in (signal.SIGINT, signal.SIGKILL):
         try:
@@ -369,6 +416,10 @@ def run_bench(project: Project, args: Any) -> int:
     if project.prebuilt and project.default_engine() != "libfuzzer":
         raise RunnerError("fuzz bench measures libFuzzer builds only; give the "
                           "--build-dir of a build with FAIRWIRE_FUZZ_ENGINE=libfuzzer")
+    per_input = getattr(args, "per_input", 0)
+    if per_input and per_input < 2:
+        raise RunnerError("--per-input R needs R >= 2 (one run of each input is "
+                          "what it subtracts)")
     names = [n for n in args.targets if n != BASELINE]
     targets = project.select("libfuzzer", names, want_fuzzer=True)
     baseline = find_baseline(project)
@@ -398,9 +449,20 @@ def run_bench(project: Project, args: Any) -> int:
             log("interrupted; writing what was measured")
             interrupted = True
             break
+        if per_input and run.complete:
+            work = folder / target.name
+            inputs = work / "inputs"
+            copy_corpus(project, target, inputs)
+            try:
+                run.us_per_input = measure_per_input(target, inputs, per_input, work)
+            except subprocess.CalledProcessError as e:
+                run.note = ((run.note + "; ") if run.note else "") + (
+                    f"its replay for --per-input failed (exit status {e.returncode})")
         runs.append(run)
         log(f"{target.name}: {_figure(run.runs)} runs in {run.seconds:.1f} s: "
-            f"{_figure(run.execs_per_sec)} execs/s" + (f" ({run.note})" if run.note else ""))
+            f"{_figure(run.execs_per_sec)} execs/s" + (
+                f", {run.us_per_input:,.1f} us per input" if run.us_per_input else "")
+            + (f" ({run.note})" if run.note else ""))
     base = next((r for r in runs if r.baseline), None)
     summary = {
         "id": folder.name, "folder": rel(folder),
@@ -414,6 +476,8 @@ def run_bench(project: Project, args: Any) -> int:
         "interrupted": interrupted,
         "runs": [asdict(r) for r in runs],
         "ratios": {r.name: ratio_of(r, base) for r in runs},
+        "per_input_runs": per_input,
+        "costs": {r.name: cost_of(r, base) for r in runs},
         "goals": goal_rows(runs, base)}
     (folder / "bench.json").write_text(json.dumps(summary, indent=1))
     (folder / "bench.md").write_text(markdown_report(summary))

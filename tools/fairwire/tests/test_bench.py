@@ -115,8 +115,13 @@ def _script(path: Path, body: str) -> Path:
 
 # A fake libFuzzer: notes its command line, adds an input to the corpus
 # folder it was given (its last argument) as libFuzzer does, prints
-# recorded final statistics with RUNS runs, and exits with STATUS.
-FAKE = """echo "$@" >> "{ran}"
+# recorded final statistics with RUNS runs, and exits with STATUS. Given
+# -runs=R first (a replay of files), it takes R x 20 ms and exits 0.
+FAKE = """case "$1" in -runs=*)  # --per-input's replay: 20 ms per pass, any files
+  n="${{1#-runs=}}"; while [ "$n" -gt 0 ]; do sleep 0.02; n=$((n-1)); done
+  exit 0 ;;
+esac
+echo "$@" >> "{ran}"
 for a in "$@"; do last="$a"; done
 echo new > "$last/found-by-fuzzing"
 sed "s/50670/{runs}/" "{output}"
@@ -242,6 +247,32 @@ class Runs(unittest.TestCase):
         self.assertEqual([r["name"] for r in summary["runs"]], ["wire_x"])
         self.assertIsNone(summary["ratios"]["wire_x"])
         self.assertIn("unknown", out)
+
+    def test_per_input_subtracts_one_run_of_each_input(self) -> None:
+        self.fake_target("wire_x", 50670)
+        self.fake_target("baseline_libprotobuf", 1386480, baseline=True)
+        status, out, summary = self.bench("--per-input", "6")
+        self.assertEqual(status, 0, out)
+        self.assertEqual(summary["per_input_runs"], 6)
+        base, wire = summary["runs"]
+        # 5 extra passes of 20 ms over the 4 inputs the run started from:
+        # 5,000 us per input, give or take the machine.
+        for r in (base, wire):
+            self.assertGreater(r["us_per_input"], 2500, r)
+            self.assertLess(r["us_per_input"], 15000, r)
+        self.assertAlmostEqual(summary["costs"]["wire_x"],
+                               wire["us_per_input"] / base["us_per_input"])
+        self.assertIn("us/input", out)
+        self.assertIn("cost vs baseline", out)
+
+    def test_per_input_needs_two_runs(self) -> None:
+        self.fake_target("wire_x", 50670)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status = cli.main(["fuzz", "bench", "--per-input", "1", "--build-dir",
+                               str(self.build), "--out", str(self.tmp / "bench")])
+        self.assertEqual(status, 2)
+        self.assertIn("--per-input R needs R >= 2", err.getvalue())
 
     def test_unknown_target(self) -> None:
         self.fake_target("wire_x", 50670)
