@@ -3,44 +3,45 @@
 // Nested or Nested3, as wire::oracle::FixedSubject orders them; the rest is
 // the payload). It parses, re-serialises and re-parses, and does nothing
 // else: the yardstick of `fairwire fuzz bench` (issue 12), not a target.
-// Built only for the libFuzzer engine; not registered with
-// fairwire_add_fuzz_target, so it has no corpus test, no fuzz-smoke test and
-// no place in campaigns or OSS-Fuzz's build.
+// A TargetSpec like the targets, so that it has the same engine entry point
+// and a replay driver (`--repeat`, for `fuzz bench --per-input`); not
+// registered with fairwire_add_fuzz_target, so it has no corpus test, no
+// fuzz-smoke test and no place in campaigns or OSS-Fuzz's build.
 #include <google/protobuf/stubs/logging.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "fairwire/fuzz/target.h"
 #include "fairwire_test.pb.h"
 #include "fairwire_test3.pb.h"
 
+namespace fairwire::fuzz {
 namespace {
 
 // As the oracle's libprotobuf decoders do: ParsePartialFromArray, then
 // SerializePartialAsString; the re-serialisation must parse again.
 template <typename M>
-void RoundTrip(const std::uint8_t* data, std::size_t size) {
+std::optional<std::string> RoundTrip(ByteSpan payload) {
   M first;
-  if (!first.ParsePartialFromArray(data, static_cast<int>(size))) return;
+  if (!first.ParsePartialFromArray(payload.data(),
+                                   static_cast<int>(payload.size()))) {
+    return std::nullopt;
+  }
   const std::string bytes = first.SerializePartialAsString();
   M second;
   if (!second.ParsePartialFromArray(bytes.data(),
                                     static_cast<int>(bytes.size()))) {
-    std::fprintf(stderr,
-                 "baseline_libprotobuf: %s: the re-serialisation of an "
-                 "accepted input does not parse\n",
-                 M::descriptor()->full_name().c_str());
-    std::abort();
+    return "baseline-reparse: " + M::descriptor()->full_name() +
+           ": the re-serialisation of an accepted input does not parse";
   }
+  return std::nullopt;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
-                                      std::size_t size) {
+std::optional<std::string> Check(ByteSpan input) {
   // The oracle discards libprotobuf's log output too (invalid UTF-8 in
   // proto3 strings is logged).
   static const bool silenced = [] {
@@ -48,22 +49,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     return true;
   }();
   (void)silenced;
-  const int which = size == 0 ? 0 : data[0] % 4;
-  const std::uint8_t* payload = size == 0 ? data : data + 1;
-  const std::size_t length = size == 0 ? 0 : size - 1;
-  switch (which) {
+  const ByteSpan payload = input.empty() ? input : input.subspan(1);
+  switch (input.empty() ? 0 : input[0] % 4) {
     case 0:
-      RoundTrip<fairwire::test::AllKinds>(payload, length);
-      break;
+      return RoundTrip<fairwire::test::AllKinds>(payload);
     case 1:
-      RoundTrip<fairwire::test::AllKinds3>(payload, length);
-      break;
+      return RoundTrip<fairwire::test::AllKinds3>(payload);
     case 2:
-      RoundTrip<fairwire::test::Nested>(payload, length);
-      break;
+      return RoundTrip<fairwire::test::Nested>(payload);
     default:
-      RoundTrip<fairwire::test::Nested3>(payload, length);
-      break;
+      return RoundTrip<fairwire::test::Nested3>(payload);
   }
-  return 0;
 }
+
+std::string Describe(ByteSpan input) {
+  return "payload of " + std::to_string(input.empty() ? 0 : input.size() - 1) +
+         " bytes for root " + std::to_string(input.empty() ? 0 : input[0] % 4) +
+         "\n";
+}
+
+std::vector<Bytes> NoShrinks(ByteSpan) { return {}; }
+
+}  // namespace
+
+const TargetSpec& Target() {
+  static const TargetSpec spec{
+      "baseline_libprotobuf",
+      "libprotobuf's generated code alone: parse, re-serialise, re-parse "
+      "(the yardstick of fairwire fuzz bench)",
+      &Check, &Describe, &NoShrinks};
+  return spec;
+}
+
+}  // namespace fairwire::fuzz

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -32,6 +33,8 @@ from .project import (Project, RunnerError, Target, corpus_files, default_output
 
 BASELINE = "baseline_libprotobuf"
 BASELINE_DIR = "fairwire-baselines"  # <build>/fairwire-baselines/<name>.json
+# What `<target>_replay --repeat R` prints (fuzz/driver/replay_main.cc).
+PER_INPUT_LINE = re.compile(r"timed \d+ inputs x \d+ passes: [0-9.]+ s, ([0-9.]+) us per input")
 
 
 @dataclass
@@ -365,24 +368,21 @@ def measure(project: Project, target: Target, seconds: int, work: Path, seed: in
     return run
 
 
-def _replay_seconds(target: Target, files: list[Path], runs: int, work: Path) -> float:
-    """Wall seconds of the fuzzer binary executing each of `files` `runs`
-    times (libFuzzer runs individual files -runs times each, no fuzzing)."""
-    started = time.monotonic()
-    subprocess.run([str(target.fuzzer), f"-runs={runs}", *map(str, files)],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   stdin=subprocess.DEVNULL, cwd=work, check=True)
-    return time.monotonic() - started
-
-
 def measure_per_input(target: Target, inputs: Path, runs: int, work: Path) -> float:
-    """Microseconds per execution of one input of `inputs` (a folder), from
-    the difference between `runs` and one run of each, so that startup
-    (schemas, libprotobuf's descriptors) and file reading cancel out."""
-    files = sorted(p for p in inputs.iterdir() if p.is_file())
-    once = _replay_seconds(target, files, 1, work)
-    many = _replay_seconds(target, files, runs, work)
-    return max(many - once, 0.0) / ((runs - 1) * len(files)) * 1e6
+    """Microseconds per check of one input of `inputs` (a folder): the
+    target's replay driver reads and checks every file once, then times
+    `runs` passes of the check alone over them (`--repeat`), with no engine
+    bookkeeping and no file reads in the timed loop."""
+    if not target.replay or not Path(target.replay).is_file():
+        raise RunnerError(f"{target.name} has no replay driver to time its check")
+    proc = subprocess.run([str(target.replay), "--repeat", str(runs), str(inputs)],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          stdin=subprocess.DEVNULL, cwd=work, text=True, check=True)
+    match = PER_INPUT_LINE.search(proc.stdout)
+    if match is None:
+        raise RunnerError(f"{target.name}_replay --repeat printed no timing: "
+                          f"{proc.stdout[-200:]!r}")
+    return float(match.group(1))
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -417,9 +417,8 @@ def run_bench(project: Project, args: Any) -> int:
         raise RunnerError("fuzz bench measures libFuzzer builds only; give the "
                           "--build-dir of a build with FAIRWIRE_FUZZ_ENGINE=libfuzzer")
     per_input = getattr(args, "per_input", 0)
-    if per_input and per_input < 2:
-        raise RunnerError("--per-input R needs R >= 2 (one run of each input is "
-                          "what it subtracts)")
+    if per_input < 0:
+        raise RunnerError("--per-input R needs a count of 1 or more")
     names = [n for n in args.targets if n != BASELINE]
     targets = project.select("libfuzzer", names, want_fuzzer=True)
     baseline = find_baseline(project)
@@ -458,6 +457,8 @@ def run_bench(project: Project, args: Any) -> int:
             except subprocess.CalledProcessError as e:
                 run.note = ((run.note + "; ") if run.note else "") + (
                     f"its replay for --per-input failed (exit status {e.returncode})")
+            except RunnerError as e:
+                run.note = ((run.note + "; ") if run.note else "") + str(e)
         runs.append(run)
         log(f"{target.name}: {_figure(run.runs)} runs in {run.seconds:.1f} s: "
             f"{_figure(run.execs_per_sec)} execs/s" + (

@@ -185,11 +185,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="bench folder (default out/bench-fuzz, in the "
                    "repository or, outside it, the current folder)")
     p.add_argument("--per-input", type=int, default=0, metavar="R",
-                   help="also replay each run's starting corpus R times (no "
-                   "fuzzing) and report microseconds per input and the cost "
-                   "over the baseline's (whose inputs are wire_decode_diff's "
-                   "corpus): the check's own price, apart from how the "
-                   "fuzzer's inputs grew (R >= 2; default 0: off)")
+                   help="also time R passes of each check over its starting "
+                   "corpus (<target>_replay --repeat R: no engine, no file "
+                   "reads in the loop) and report microseconds per input and "
+                   "the cost over the baseline's (whose inputs are "
+                   "wire_decode_diff's corpus): the check's own price, apart "
+                   "from what the fuzzer's inputs grew into (default 0: off)")
 
     sub.add_parser("decode", add_help=False,
                    help="decode protobuf bytes with the fairwire decoder "

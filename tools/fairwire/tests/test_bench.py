@@ -115,13 +115,8 @@ def _script(path: Path, body: str) -> Path:
 
 # A fake libFuzzer: notes its command line, adds an input to the corpus
 # folder it was given (its last argument) as libFuzzer does, prints
-# recorded final statistics with RUNS runs, and exits with STATUS. Given
-# -runs=R first (a replay of files), it takes R x 20 ms and exits 0.
-FAKE = """case "$1" in -runs=*)  # --per-input's replay: 20 ms per pass, any files
-  n="${{1#-runs=}}"; while [ "$n" -gt 0 ]; do sleep 0.02; n=$((n-1)); done
-  exit 0 ;;
-esac
-echo "$@" >> "{ran}"
+# recorded final statistics with RUNS runs, and exits with STATUS.
+FAKE = """echo "$@" >> "{ran}"
 for a in "$@"; do last="$a"; done
 echo new > "$last/found-by-fuzzing"
 sed "s/50670/{runs}/" "{output}"
@@ -163,14 +158,19 @@ class Runs(unittest.TestCase):
         # exit status.
         folder_run = ("exit 134" if replay_crashes else
                       'echo "FAIL $1/regressions/open-bug: planted-bug: x"; exit 1')
+        # --repeat R FOLDER (fuzz bench --per-input): the timing line of the
+        # real driver, 5,000 us per input for the target, 500 for the baseline.
+        us = 500 if baseline else 5000
+        timed = (f'if [ "$1" = --repeat ]; then echo "{name}: timed 4 inputs x $2 '
+                 f'passes: 1.000 s, {us}.000 us per input"; exit 0; fi\n')
         replay = _script(self.build / name / f"{name}_replay",
-                         f'if [ -d "$1" ]; then {folder_run}; fi\n'
+                         timed + f'if [ -d "$1" ]; then {folder_run}; fi\n'
                          'case "$1" in *open-bug) exit 1 ;; esac\nexit 0\n')
         folder = self.build / ("fairwire-baselines" if baseline else "fairwire-targets")
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{name}.json").write_text(json.dumps({
             "format": 1, "name": name, "engine": "libfuzzer", "fuzzer": str(fuzzer),
-            "replay": "" if baseline else str(replay), "corpus": str(self.corpus),
+            "replay": str(replay), "corpus": str(self.corpus),
             "dict": str(self.src / "wire_x.dict"),
             "options": "" if baseline else str(self.src / "wire_x.options"),
             "source_dir": str(self.src), "build_dir": str(self.build)}))
@@ -248,31 +248,42 @@ class Runs(unittest.TestCase):
         self.assertIsNone(summary["ratios"]["wire_x"])
         self.assertIn("unknown", out)
 
-    def test_per_input_subtracts_one_run_of_each_input(self) -> None:
+    def test_per_input_times_each_check_with_its_replay_driver(self) -> None:
         self.fake_target("wire_x", 50670)
         self.fake_target("baseline_libprotobuf", 1386480, baseline=True)
         status, out, summary = self.bench("--per-input", "6")
         self.assertEqual(status, 0, out)
         self.assertEqual(summary["per_input_runs"], 6)
         base, wire = summary["runs"]
-        # 5 extra passes of 20 ms over the 4 inputs the run started from:
-        # 5,000 us per input, give or take the machine.
-        for r in (base, wire):
-            self.assertGreater(r["us_per_input"], 2500, r)
-            self.assertLess(r["us_per_input"], 15000, r)
-        self.assertAlmostEqual(summary["costs"]["wire_x"],
-                               wire["us_per_input"] / base["us_per_input"])
+        self.assertEqual((base["us_per_input"], wire["us_per_input"]), (500.0, 5000.0))
+        self.assertAlmostEqual(summary["costs"]["wire_x"], 10.0)
         self.assertIn("us/input", out)
         self.assertIn("cost vs baseline", out)
+        self.assertIn("10.0x", out)
 
-    def test_per_input_needs_two_runs(self) -> None:
+    def test_a_baseline_without_a_replay_driver_has_a_note(self) -> None:
+        self.fake_target("wire_x", 50670)
+        self.fake_target("baseline_libprotobuf", 1386480, baseline=True)
+        manifest = self.build / "fairwire-baselines" / "baseline_libprotobuf.json"
+        fields = json.loads(manifest.read_text())
+        fields["replay"] = ""  # as the baselines of earlier builds
+        manifest.write_text(json.dumps(fields))
+        status, _, summary = self.bench("--per-input", "3")
+        self.assertEqual(status, 0)
+        base, wire = summary["runs"]
+        self.assertIsNone(base["us_per_input"])
+        self.assertIn("no replay driver", base["note"])
+        self.assertEqual(wire["us_per_input"], 5000.0)
+        self.assertIsNone(summary["costs"]["wire_x"])
+
+    def test_per_input_needs_a_positive_count(self) -> None:
         self.fake_target("wire_x", 50670)
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            status = cli.main(["fuzz", "bench", "--per-input", "1", "--build-dir",
+            status = cli.main(["fuzz", "bench", "--per-input", "-1", "--build-dir",
                                str(self.build), "--out", str(self.tmp / "bench")])
         self.assertEqual(status, 2)
-        self.assertIn("--per-input R needs R >= 2", err.getvalue())
+        self.assertIn("--per-input R needs a count", err.getvalue())
 
     def test_unknown_target(self) -> None:
         self.fake_target("wire_x", 50670)
