@@ -116,7 +116,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = fsub.add_parser("cmin", help="merge a campaign's finds into the "
                         "target's corpus folder (found/), keeping what adds "
-                        "coverage")
+                        "edges")
     _common(p)
     p.add_argument("target")
     p.add_argument("dirs", nargs="*", type=Path, help="folders of inputs (default: "
