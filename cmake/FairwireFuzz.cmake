@@ -173,3 +173,5 @@ function(fairwire_add_fuzz_target name)
 }
 ")
 endfunction()
+
+include("${CMAKE_CURRENT_LIST_DIR}/FairwireKit.cmake")

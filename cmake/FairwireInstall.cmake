@@ -77,8 +77,14 @@ if(FAIRWIRE_PACKAGE_HAS_HARNESS)
           DESTINATION ${_fairwire_share}/fuzz)
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/fuzz/driver/smoke.sh
           DESTINATION ${_fairwire_share}/fuzz)
+  # The wire kit's target and test sources (fairwire_add_decoder_kit).
+  install(FILES ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_diff.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/known_divergences_main.cc
+          DESTINATION ${_fairwire_share}/kit)
 endif()
-install(FILES ${PROJECT_SOURCE_DIR}/cmake/FairwireFuzz.cmake DESTINATION ${_fairwire_cmake})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/FairwireFuzz.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FairwireKit.cmake
+        DESTINATION ${_fairwire_cmake})
 
 # --- The fairwire command --------------------------------------------------
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/fairwire/fairwire

@@ -11,20 +11,19 @@
 
 #include "fairwire/checks/wire_oracle.h"
 #include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/wire_fixed_input.h"
 #include "fairwire/scenarios/wire_records.h"
 
 namespace fairwire::fuzz {
 namespace {
+
+using wire::scenario::PayloadOf;
 
 using wire::oracle::Fixed;
 
 const wire::oracle::Subject& SubjectOf(ByteSpan input) {
   const int which = input.empty() ? 0 : input[0] % wire::oracle::kFixedCount;
   return wire::oracle::FixedSubject(static_cast<Fixed>(which));
-}
-
-ByteSpan PayloadOf(ByteSpan input) {
-  return input.empty() ? input : input.subspan(1);
 }
 
 std::optional<std::string> Check(ByteSpan input) {
@@ -38,47 +37,6 @@ std::string Describe(ByteSpan input) {
          " bytes:\n" + wire::records::Describe(&s.model, 0, payload, 1);
 }
 
-Bytes WithPayload(ByteSpan input, const Bytes& payload) {
-  Bytes out(payload.size() + 1);
-  out[0] = input.empty() ? 0 : input[0];
-  std::copy(payload.begin(), payload.end(), out.begin() + 1);
-  return out;
-}
-
-// Simplest first: empty payload, each top-level record removed, the tail
-// after the last whole record removed, halves, single bytes removed.
-std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
-  std::vector<Bytes> out;
-  const ByteSpan payload = PayloadOf(input);
-  if (payload.empty()) return out;
-  out.push_back(WithPayload(input, {}));
-  std::size_t consumed = 0;
-  const auto recs = wire::records::Split(payload, &consumed);
-  if (consumed < payload.size() && consumed > 0) {
-    out.push_back(WithPayload(
-        input,
-        Bytes(payload.begin(), payload.begin() + static_cast<long>(consumed))));
-  }
-  for (const auto& r : recs) {
-    Bytes b(payload.begin(), payload.end());
-    b.erase(b.begin() + static_cast<long>(r.begin),
-            b.begin() + static_cast<long>(r.end));
-    out.push_back(WithPayload(input, b));
-  }
-  const std::size_t half = payload.size() / 2;
-  out.push_back(WithPayload(
-      input,
-      Bytes(payload.begin(), payload.begin() + static_cast<long>(half))));
-  out.push_back(WithPayload(
-      input, Bytes(payload.begin() + static_cast<long>(half), payload.end())));
-  for (std::size_t i = 0; i < payload.size() && i < 256; ++i) {
-    Bytes b(payload.begin(), payload.end());
-    b.erase(b.begin() + static_cast<long>(i));
-    out.push_back(WithPayload(input, b));
-  }
-  return out;
-}
-
 }  // namespace
 
 const TargetSpec& Target() {
@@ -87,7 +45,7 @@ const TargetSpec& Target() {
       "raw bytes against the fixed test schemas: fairwire::wire (Decode and "
       "the typed DecodeInto), the reference model and libprotobuf "
       "(DynamicMessage and generated code) agree",
-      &Check, &Describe, &ShrinkCandidates};
+      &Check, &Describe, &wire::scenario::ShrinkFixedInput};
   return spec;
 }
 

@@ -36,6 +36,41 @@ int KindWireType(Kind kind) {
 
 bool KindPackable(Kind kind) { return KindWireType(kind) != 2; }
 
+bool ValidUtf8(std::span<const std::uint8_t> s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::uint8_t b0 = s[i];
+    int n = 0;
+    std::uint8_t lo = 0x80;
+    std::uint8_t hi = 0xbf;
+    if (b0 < 0x80) {
+      ++i;
+      continue;
+    } else if (b0 >= 0xc2 && b0 <= 0xdf) {
+      n = 1;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      n = 2;
+      if (b0 == 0xe0) lo = 0xa0;
+      if (b0 == 0xed) hi = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      n = 3;
+      if (b0 == 0xf0) lo = 0x90;
+      if (b0 == 0xf4) hi = 0x8f;
+    } else {
+      return false;
+    }
+    if (i + static_cast<std::size_t>(n) >= s.size()) return false;
+    for (int k = 1; k <= n; ++k) {
+      const std::uint8_t b = s[i + static_cast<std::size_t>(k)];
+      if (b < lo || b > hi) return false;
+      lo = 0x80;
+      hi = 0xbf;
+    }
+    i += static_cast<std::size_t>(n) + 1;
+  }
+  return true;
+}
+
 Message EmptyMessage(const Schema& schema, int type) {
   Message m;
   m.type = type;
@@ -124,43 +159,6 @@ struct Decoder {
       std::uint8_t byte = 0;
       if (!ReadByte(r, byte, start)) return false;
       value |= static_cast<std::uint64_t>(byte) << (8 * i);
-    }
-    return true;
-  }
-
-  // Well-formed UTF-8 (Unicode table 3-7): no overlongs, no surrogates,
-  // nothing above U+10FFFF.
-  static bool ValidUtf8(const std::string& s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-      const auto b0 = static_cast<std::uint8_t>(s[i]);
-      int n = 0;
-      std::uint8_t lo = 0x80;
-      std::uint8_t hi = 0xbf;
-      if (b0 < 0x80) {
-        ++i;
-        continue;
-      } else if (b0 >= 0xc2 && b0 <= 0xdf) {
-        n = 1;
-      } else if (b0 >= 0xe0 && b0 <= 0xef) {
-        n = 2;
-        if (b0 == 0xe0) lo = 0xa0;
-        if (b0 == 0xed) hi = 0x9f;
-      } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-        n = 3;
-        if (b0 == 0xf0) lo = 0x90;
-        if (b0 == 0xf4) hi = 0x8f;
-      } else {
-        return false;
-      }
-      if (i + static_cast<std::size_t>(n) >= s.size()) return false;
-      for (int k = 1; k <= n; ++k) {
-        const auto b = static_cast<std::uint8_t>(s[i + k]);
-        if (b < lo || b > hi) return false;
-        lo = 0x80;
-        hi = 0xbf;
-      }
-      i += static_cast<std::size_t>(n) + 1;
     }
     return true;
   }
@@ -344,7 +342,9 @@ struct Decoder {
         std::size_t length = 0;
         if (!ReadLength(r, length)) return false;
         std::string s(reinterpret_cast<const char*>(r.data + r.pos), length);
-        if (field->check_utf8 && !ValidUtf8(s)) {
+        if (field->check_utf8 &&
+            !ValidUtf8(std::span<const std::uint8_t>(
+                reinterpret_cast<const std::uint8_t*>(s.data()), s.size()))) {
           return Fail("invalid utf8", r.pos);
         }
         r.pos += length;

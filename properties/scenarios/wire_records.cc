@@ -182,6 +182,35 @@ std::vector<RawRecord> Split(std::span<const std::uint8_t> bytes,
   return out;
 }
 
+std::vector<std::vector<std::uint8_t>> ShrinkPayload(
+    std::span<const std::uint8_t> payload) {
+  using Bytes = std::vector<std::uint8_t>;
+  std::vector<Bytes> out;
+  if (payload.empty()) return out;
+  out.emplace_back();
+  std::size_t consumed = 0;
+  const auto recs = Split(payload, &consumed);
+  if (consumed < payload.size() && consumed > 0) {
+    out.emplace_back(payload.begin(),
+                     payload.begin() + static_cast<long>(consumed));
+  }
+  for (const RawRecord& r : recs) {
+    Bytes b(payload.begin(), payload.end());
+    b.erase(b.begin() + static_cast<long>(r.begin),
+            b.begin() + static_cast<long>(r.end));
+    out.push_back(std::move(b));
+  }
+  const std::size_t half = payload.size() / 2;
+  out.emplace_back(payload.begin(), payload.begin() + static_cast<long>(half));
+  out.emplace_back(payload.begin() + static_cast<long>(half), payload.end());
+  for (std::size_t i = 0; i < payload.size() && i < 256; ++i) {
+    Bytes b(payload.begin(), payload.end());
+    b.erase(b.begin() + static_cast<long>(i));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
 std::string Hex(std::span<const std::uint8_t> bytes, std::size_t limit) {
   std::string s;
   for (std::size_t i = 0; i < bytes.size() && i < limit; ++i) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace fairwire::wire::model {
 namespace {
@@ -96,6 +97,22 @@ TEST(WireModel, FieldNumberZeroAndWireTypeSevenAreErrors) {
   EXPECT_EQ(Canonical(std::string("\x00\x01", 2)),
             "rejected: field number zero");
   EXPECT_EQ(Canonical("\x0f\x01"), "rejected: invalid wire type");
+}
+
+TEST(WireModel, ValidUtf8FollowsUnicodeTable3_7) {
+  auto valid = [](std::vector<std::uint8_t> b) { return ValidUtf8(b); };
+  EXPECT_TRUE(valid({}));
+  EXPECT_TRUE(valid({'a', 0xc3, 0xa9}));         // é
+  EXPECT_TRUE(valid({0xe2, 0x82, 0xac}));        // €
+  EXPECT_TRUE(valid({0xf0, 0x9f, 0x98, 0x80}));  // U+1F600
+  EXPECT_TRUE(valid({0xf4, 0x8f, 0xbf, 0xbf}));  // U+10FFFF
+  EXPECT_FALSE(valid({0xff}));
+  EXPECT_FALSE(valid({0xc0, 0x80}));              // overlong NUL
+  EXPECT_FALSE(valid({0xe0, 0x80, 0x80}));        // overlong
+  EXPECT_FALSE(valid({0xed, 0xa0, 0x80}));        // surrogate D800
+  EXPECT_FALSE(valid({0xf4, 0x90, 0x80, 0x80}));  // above U+10FFFF
+  EXPECT_FALSE(valid({0xe2, 0x82}));              // truncated
+  EXPECT_FALSE(valid({0xc3, 0x28}));              // bad continuation
 }
 
 }  // namespace

@@ -51,6 +51,10 @@ struct Message {
   friend bool operator==(const Message&, const Message&) = default;
 };
 
+// Well-formed UTF-8 (Unicode table 3-7): no overlongs, no surrogates,
+// nothing above U+10FFFF; what a proto3 string must be.
+bool ValidUtf8(std::span<const std::uint8_t> bytes);
+
 // An empty message of type `type`.
 Message EmptyMessage(const Schema& schema, int type);
 

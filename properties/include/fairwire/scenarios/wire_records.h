@@ -43,6 +43,12 @@ void PutVarint(std::uint64_t value, std::string& out, int min_bytes = 1);
 void PutTag(std::uint32_t number, int wire_type, std::string& out,
             int min_bytes = 1);
 
+// Payloads one step simpler than `payload`, simplest first: empty, the tail
+// after the last whole record cut, each top-level record removed, each half,
+// each of the first 256 bytes removed. Fuzz targets' scenario-level shrinks.
+std::vector<std::vector<std::uint8_t>> ShrinkPayload(
+    std::span<const std::uint8_t> payload);
+
 // Bytes as lower-case hex, space-separated, at most `limit` bytes shown.
 std::string Hex(std::span<const std::uint8_t> bytes, std::size_t limit = 64);
 

@@ -1,0 +1,133 @@
+// The wire kit's differential target, compiled with a user's adapter
+// (fairwire_add_decoder_kit): byte 0 picks one of the fixed types the adapter
+// has (AllKinds, AllKinds3, Nested, Nested3, in this order, skipping those it
+// has not: byte 0 modulo their number); the rest is the payload. For an
+// adapter of all four types that is wire_decode_diff's input, whose corpus
+// seeds this target. The decoder
+// under test is compared with libprotobuf's DynamicMessage, which is checked
+// against the reference model on every input
+// (fairwire/checks/wire_adapter_compare.h). A divergence whose class the
+// adapter's known-divergences file lists passes; any other fails, named by
+// its class, so that a campaign groups its findings by class.
+#include <string>
+#include <vector>
+
+#include "fairwire/checks/wire_adapter.h"
+#include "fairwire/checks/wire_adapter_compare.h"
+#include "fairwire/checks/wire_adapter_minimise.h"
+#include "fairwire/checks/wire_known_divergences.h"
+#include "fairwire/checks/wire_oracle.h"
+#include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/wire_fixed_input.h"
+
+namespace fairwire::fuzz {
+namespace {
+
+using wire::scenario::PayloadOf;
+
+using wire::kit::Comparison;
+
+// The fixed subjects whose type the adapter has (asked once, with an empty
+// payload).
+const std::vector<const wire::oracle::Subject*>& Supported() {
+  static const std::vector<const wire::oracle::Subject*> subjects = [] {
+    std::vector<const wire::oracle::Subject*> out;
+    for (int i = 0; i < wire::oracle::kFixedCount; ++i) {
+      const wire::oracle::Subject& s =
+          wire::oracle::FixedSubject(static_cast<wire::oracle::Fixed>(i));
+      if (wire::kit::Adapter().Decode(s.name, {})) out.push_back(&s);
+    }
+    return out;
+  }();
+  return subjects;
+}
+
+const wire::oracle::Subject& SubjectOf(ByteSpan input) {
+  const auto& subjects = Supported();
+  const std::size_t which = input.empty() ? 0 : input[0] % subjects.size();
+  return *subjects[which];
+}
+
+// The adapter's known divergences, or why its file does not parse.
+struct Known {
+  std::optional<wire::kit::KnownDivergences> list;
+  std::string error;
+};
+
+const Known& KnownList() {
+  static const Known known = [] {
+    Known k;
+    k.list = wire::kit::ParseKnownDivergences(wire::kit::KnownDivergencesText(),
+                                              &k.error);
+    return k;
+  }();
+  return known;
+}
+
+std::optional<std::string> Check(ByteSpan input) {
+  const Known& known = KnownList();
+  if (!known.list) {
+    return "known-divergences-malformed: " + known.error;
+  }
+  if (Supported().empty()) {
+    return "adapter-has-no-type: " + wire::kit::Adapter().name() +
+           " decodes none of the kit's types";
+  }
+  const wire::oracle::Subject& subject = SubjectOf(input);
+  wire::kit::DecoderAdapter& adapter = wire::kit::Adapter();
+  const Comparison c =
+      wire::kit::CompareWithReference(adapter, subject, PayloadOf(input));
+  switch (c.result) {
+    case Comparison::Result::kAgree:
+    case Comparison::Result::kDeclared:
+      return std::nullopt;
+    case Comparison::Result::kNoType:
+      return "adapter-has-no-type: " + adapter.name() + " has no " +
+             subject.name + " although it decoded one before";
+    case Comparison::Result::kOracleDisagrees:
+      return "oracle-disagrees: the reference is wrong (a fairwire bug): " +
+             c.detail;
+    case Comparison::Result::kDiverge:
+      break;
+  }
+  // Classified at its minimal input, as the known-divergences file lists it.
+  const wire::kit::MinimalDivergence m =
+      wire::kit::MinimiseDivergence(adapter, subject, PayloadOf(input), c);
+  const std::string class_name = m.comparison.ClassName();
+  if (known.list->Find(class_name) != nullptr) return std::nullopt;
+  return "divergence " + class_name + ": " + adapter.name() +
+         (c.decoded.accepted ? " accepts" : " rejects") + ", libprotobuf " +
+         (c.reference.ok ? "accepts" : "rejects") +
+         "; not in the known-divergences file\nminimal (" +
+         std::to_string(m.trials) + " trials): " +
+         wire::kit::DescribeComparison(m.comparison, subject, adapter.name(),
+                                       m.input) +
+         "as found: " +
+         wire::kit::DescribeComparison(c, subject, adapter.name(),
+                                       PayloadOf(input));
+}
+
+std::string Describe(ByteSpan input) {
+  if (Supported().empty()) return "the adapter decodes none of the types\n";
+  const wire::oracle::Subject& subject = SubjectOf(input);
+  wire::kit::DecoderAdapter& adapter = wire::kit::Adapter();
+  const Comparison c =
+      wire::kit::CompareWithReference(adapter, subject, PayloadOf(input));
+  return wire::kit::DescribeComparison(c, subject, adapter.name(),
+                                       PayloadOf(input));
+}
+
+}  // namespace
+
+const TargetSpec& Target() {
+  static const TargetSpec spec{
+      FAIRWIRE_KIT_TARGET_NAME,
+      "raw bytes against the fixed test schemas: the decoder under test "
+      "against libprotobuf's DynamicMessage (itself checked against the "
+      "reference model), with the adapter's declared differences masked and "
+      "its known divergences listed",
+      &Check, &Describe, &wire::scenario::ShrinkFixedInput};
+  return spec;
+}
+
+}  // namespace fairwire::fuzz

@@ -1,0 +1,206 @@
+// The wire kit's comparison of a decoder under test with DynamicMessage:
+// verdicts, canonical forms under the profile's masks, the divergence class.
+#include "fairwire/checks/wire_adapter_compare.h"
+
+#include <google/protobuf/message.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "fairwire/models/wire_model.h"
+#include "fairwire/scenarios/wire_records.h"
+
+namespace fairwire::wire::kit {
+namespace {
+
+namespace pb = google::protobuf;
+
+ByteSpan AsBytes(const std::string& s) {
+  return ByteSpan(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+}
+
+// The Profile entry that masks an input with these facts, if any.
+std::optional<std::string> DeclaredBy(const Profile& p,
+                                      const rules::InputFacts& f) {
+  using rules::Rule;
+  if (p.no_groups &&
+      (f.rules.Has(Rule::kGroup) || f.rules.Has(Rule::kGroupUnmatched))) {
+    return "no_groups";
+  }
+  if (p.no_utf8_check && f.rules.Has(Rule::kUtf8InvalidChecked)) {
+    return "no_utf8_check";
+  }
+  constexpr int kLibprotobufDepth = 100;
+  if (p.max_depth != kLibprotobufDepth &&
+      f.depth > std::min(p.max_depth, kLibprotobufDepth)) {
+    return "max_depth";
+  }
+  if (f.max_count > p.max_count) return "max_count";
+  if (f.max_length > p.max_length) return "max_length";
+  return std::nullopt;
+}
+
+bool Declares(const model::MessageType& type, std::uint32_t number) {
+  return std::any_of(type.fields.begin(), type.fields.end(),
+                     [&](const model::Field& f) { return f.number == number; });
+}
+
+// The profile's masks, then unknown records ordered by number, in `m` and
+// every message inside it.
+void Normalise(const model::Schema& schema, const Profile& p,
+               model::Message& m) {
+  const model::MessageType& type =
+      schema.messages[static_cast<std::size_t>(m.type)];
+  if (p.drops_unknown_fields) {
+    std::erase_if(m.unknown, [&](const model::UnknownRecord& r) {
+      return !p.keeps_closed_enum_unknowns || !Declares(type, r.number);
+    });
+  }
+  std::stable_sort(
+      m.unknown.begin(), m.unknown.end(),
+      [](const model::UnknownRecord& a, const model::UnknownRecord& b) {
+        return a.number < b.number;
+      });
+  for (model::FieldValues& values : m.fields) {
+    for (model::Message& inner : values.messages) Normalise(schema, p, inner);
+  }
+}
+
+// libprotobuf's canonical bytes in the comparison form.
+std::string ComparisonForm(const model::Schema& schema, const Profile& p,
+                           const std::string& canonical) {
+  model::Message m;
+  if (!model::Decode(schema, 0, AsBytes(canonical), m).ok) return canonical;
+  if (p.keeps_closed_enum_unknowns)
+    model::TruncateClosedEnumUnknowns(schema, m);
+  Normalise(schema, p, m);
+  return model::Serialize(schema, m);
+}
+
+std::string Side(std::string_view name, bool accepted,
+                 const std::string& reason, const std::string* bytes,
+                 const model::Schema& schema) {
+  std::string out(name);
+  if (!accepted) {
+    out += " rejects";
+    if (!reason.empty()) out += " (" + reason + ")";
+    return out + "\n";
+  }
+  out += " accepts";
+  if (bytes != nullptr) {
+    out += ": " + records::Hex(AsBytes(*bytes), 48) + "\n" +
+           records::Describe(&schema, 0, AsBytes(*bytes), 2);
+  } else {
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view PartingName(Parting parting) {
+  switch (parting) {
+    case Parting::kAcceptsRejected:
+      return "accepts-rejected";
+    case Parting::kRejectsAccepted:
+      return "rejects-accepted";
+    case Parting::kDiffers:
+      return "differs";
+    case Parting::kUnparseable:
+      return "reencoding-unparseable";
+  }
+  return "?";
+}
+
+std::string Comparison::ClassName() const {
+  return std::string(PartingName(parting)) + "/" + facts.rules.Name();
+}
+
+Comparison CompareWithReference(DecoderAdapter& adapter,
+                                const oracle::Subject& subject,
+                                ByteSpan input) {
+  Comparison c;
+  c.facts = rules::Walk(subject.model, 0, input);
+  c.reference = oracle::DecodeWithLibprotobuf(*subject.dynamic, input);
+  const oracle::Verdict model = oracle::DecodeWithModel(subject.model, input);
+  if (auto v = oracle::Compare("model", model, "libprotobuf", c.reference,
+                               subject.model)) {
+    c.result = Comparison::Result::kOracleDisagrees;
+    c.detail = *v;
+    return c;
+  }
+  // The decoder runs on every input, masked or not: a crash is a finding.
+  std::optional<Decoded> decoded = adapter.Decode(subject.name, input);
+  if (!decoded) {
+    c.result = Comparison::Result::kNoType;
+    return c;
+  }
+  c.decoded = std::move(*decoded);
+  const Profile profile = adapter.profile();
+  if (auto by = DeclaredBy(profile, c.facts)) {
+    c.result = Comparison::Result::kDeclared;
+    c.declared_by = *by;
+    return c;
+  }
+  if (c.decoded.accepted != c.reference.ok) {
+    c.result = Comparison::Result::kDiverge;
+    c.parting = c.decoded.accepted ? Parting::kAcceptsRejected
+                                   : Parting::kRejectsAccepted;
+    return c;
+  }
+  if (!c.decoded.accepted) return c;
+  std::unique_ptr<pb::Message> reparsed(subject.dynamic->New());
+  if (!reparsed->ParsePartialFromString(c.decoded.reencoded)) {
+    c.result = Comparison::Result::kDiverge;
+    c.parting = Parting::kUnparseable;
+    return c;
+  }
+  const std::string ours = ComparisonForm(subject.model, profile,
+                                          reparsed->SerializePartialAsString());
+  const std::string theirs =
+      ComparisonForm(subject.model, profile, c.reference.canonical);
+  if (ours != theirs) {
+    c.result = Comparison::Result::kDiverge;
+    c.parting = Parting::kDiffers;
+    c.detail = "compared as (decoder):\n" +
+               records::Describe(&subject.model, 0, AsBytes(ours), 2) +
+               "compared as (libprotobuf):\n" +
+               records::Describe(&subject.model, 0, AsBytes(theirs), 2);
+  }
+  return c;
+}
+
+std::string DescribeComparison(const Comparison& c,
+                               const oracle::Subject& subject,
+                               std::string_view adapter_name, ByteSpan input) {
+  std::string out = "input: " + subject.name + ", " +
+                    std::to_string(input.size()) +
+                    " bytes: " + records::Hex(input, 64) + "\n" +
+                    records::Describe(&subject.model, 0, input, 1);
+  out += "rules touched: " + c.facts.rules.Name() + "\n";
+  switch (c.result) {
+    case Comparison::Result::kAgree:
+      out += "agree\n";
+      break;
+    case Comparison::Result::kDeclared:
+      out += "not compared: declared by the profile (" + c.declared_by + ")\n";
+      break;
+    case Comparison::Result::kNoType:
+      out += std::string(adapter_name) + " has no type " + subject.name + "\n";
+      return out;
+    case Comparison::Result::kOracleDisagrees:
+      return out + "the reference is wrong (a fairwire bug): " + c.detail +
+             "\n";
+    case Comparison::Result::kDiverge:
+      out += "divergence " + c.ClassName() + "\n";
+      break;
+  }
+  out += Side(adapter_name, c.decoded.accepted, c.decoded.reason,
+              &c.decoded.reencoded, subject.model);
+  out += Side("libprotobuf (DynamicMessage)", c.reference.ok,
+              c.reference.reason, &c.reference.canonical, subject.model);
+  out += c.detail;
+  return out;
+}
+
+}  // namespace fairwire::wire::kit

@@ -1,0 +1,34 @@
+// Minimising a divergence of a decoder under test, so that it is classified
+// by the rules its smallest input touches rather than by everything the
+// input happened to hold: records first (the scenario level: each top-level
+// record, then each record inside a nested message, removed while the
+// divergence stays; padded tags rewritten short; len payloads emptied,
+// then shrunk a byte at a time), then single bytes.
+// Deterministic, and bounded.
+#ifndef FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
+#define FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
+
+#include <cstddef>
+
+#include "fairwire/checks/wire_adapter_compare.h"
+
+namespace fairwire::wire::kit {
+
+// A divergence at its smallest input.
+struct MinimalDivergence {
+  Bytes input;             // the payload
+  Comparison comparison;   // of `input`: kDiverge, the same parting
+  std::size_t trials = 0;  // comparisons it took
+};
+
+// Shrinks `input`, on which `diverged` (its comparison: kDiverge) was found,
+// keeping every step that still diverges with the same parting; at most
+// `max_trials` comparisons.
+MinimalDivergence MinimiseDivergence(DecoderAdapter& adapter,
+                                     const oracle::Subject& subject,
+                                     ByteSpan input, const Comparison& diverged,
+                                     std::size_t max_trials = 400);
+
+}  // namespace fairwire::wire::kit
+
+#endif  // FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_

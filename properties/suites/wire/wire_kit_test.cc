@@ -1,0 +1,316 @@
+// The wire kit's comparison cannot pass a wrong decoder silently. Planted
+// adapters over libprotobuf: a faithful one agrees (also when it re-encodes
+// in another order), and each planted fault shows as its divergence class;
+// each Profile entry masks exactly what it declares; a wrong reference is
+// reported as the harness's, not the decoder's; minimisation reaches the
+// record that matters. The known-divergences parser accepts its format and
+// names the line of every malformation.
+#include <google/protobuf/message.h>
+#include <google/protobuf/unknown_field_set.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fairwire/checks/wire_adapter.h"
+#include "fairwire/checks/wire_adapter_compare.h"
+#include "fairwire/checks/wire_adapter_minimise.h"
+#include "fairwire/checks/wire_known_divergences.h"
+#include "fairwire/checks/wire_oracle.h"
+#include "fairwire/models/wire_model.h"
+
+namespace fairwire::wire::kit {
+namespace {
+
+namespace pb = google::protobuf;
+using oracle::Fixed;
+using Result = Comparison::Result;
+
+// An adapter over libprotobuf's DynamicMessage, with a planted change of
+// the decoded message (or of the whole answer) and a profile.
+class PlantedAdapter final : public DecoderAdapter {
+ public:
+  using Change = std::function<void(ByteSpan input, Decoded&)>;
+  explicit PlantedAdapter(Change change = {}, Profile profile = {})
+      : change_(std::move(change)), profile_(profile) {}
+
+  std::string name() const override { return "planted"; }
+  Profile profile() const override { return profile_; }
+  std::optional<Decoded> Decode(std::string_view full_name,
+                                ByteSpan input) override {
+    const oracle::Subject* s = nullptr;
+    for (int i = 0; i < oracle::kFixedCount; ++i) {
+      const auto& f = oracle::FixedSubject(static_cast<Fixed>(i));
+      if (f.name == full_name) s = &f;
+    }
+    if (s == nullptr || full_name == "fairwire.test.Nested3") {
+      return std::nullopt;  // one type missing, as an adapter may have
+    }
+    std::unique_ptr<pb::Message> m(s->dynamic->New());
+    Decoded out;
+    out.accepted =
+        m->ParsePartialFromArray(input.data(), static_cast<int>(input.size()));
+    if (out.accepted) out.reencoded = m->SerializePartialAsString();
+    if (change_) change_(input, out);
+    return out;
+  }
+
+ private:
+  Change change_;
+  Profile profile_;
+};
+
+const oracle::Subject& AllKinds() {
+  return oracle::FixedSubject(Fixed::kAllKinds);
+}
+
+Comparison CompareBytes(DecoderAdapter& a,
+                        const std::vector<std::uint8_t>& bytes,
+                        const oracle::Subject& s = AllKinds()) {
+  return CompareWithReference(a, s, bytes);
+}
+
+bool HasGroup(ByteSpan input) {
+  return rules::Walk(AllKinds().model, 0, input).rules.Has(rules::Rule::kGroup);
+}
+
+// f_int32 = 150, then field 500 = 1 (unknown), f_enum = 5 (outside Color).
+const std::vector<std::uint8_t> kWithUnknowns = {0x08, 0x96, 0x01, 0xa0,
+                                                 0x1f, 0x01, 0x40, 0x05};
+const std::vector<std::uint8_t> kGroup = {0x08, 0x01, 0x9b, 0x01,
+                                          0x9c, 0x01, 0x10, 0x02};
+
+TEST(WireKit, AFaithfulAdapterAgreesOnEveryKindOfInput) {
+  PlantedAdapter faithful;
+  for (const auto& bytes : {std::vector<std::uint8_t>{}, kWithUnknowns, kGroup,
+                            std::vector<std::uint8_t>{0x08}}) {
+    const Comparison c = CompareBytes(faithful, bytes);
+    EXPECT_EQ(c.result, Result::kAgree)
+        << DescribeComparison(c, AllKinds(), "planted", bytes);
+  }
+}
+
+TEST(WireKit, TheReencodingsOrderDoesNotMatter) {
+  // Unknown records first, then the known ones: the same message.
+  PlantedAdapter reordered([](ByteSpan, Decoded& d) {
+    if (d.accepted) d.reencoded = std::string("\xa0\x1f\x01\x08\x96\x01", 6);
+  });
+  const std::vector<std::uint8_t> bytes = {0x08, 0x96, 0x01, 0xa0, 0x1f, 0x01};
+  EXPECT_EQ(CompareBytes(reordered, bytes).result, Result::kAgree);
+}
+
+TEST(WireKit, EachPlantedFaultIsItsDivergenceClass) {
+  PlantedAdapter rejects_all([](ByteSpan, Decoded& d) {
+    d = Decoded{false, "", "planted"};
+  });
+  Comparison c = CompareBytes(rejects_all, {0x08, 0x01});
+  EXPECT_EQ(c.result, Result::kDiverge);
+  EXPECT_EQ(c.ClassName(), "rejects-accepted/plain");
+
+  PlantedAdapter accepts_all([](ByteSpan, Decoded& d) {
+    if (!d.accepted) d = Decoded{true, "", ""};
+  });
+  c = CompareBytes(accepts_all, {0x0e});
+  EXPECT_EQ(c.ClassName(), "accepts-rejected/wire-type-6-or-7");
+
+  PlantedAdapter drops_unknowns([](ByteSpan, Decoded& d) {
+    d.reencoded = d.reencoded.substr(0, 3);  // f_int32 only
+  });
+  c = CompareBytes(drops_unknowns, kWithUnknowns);
+  EXPECT_EQ(c.result, Result::kDiverge);
+  EXPECT_EQ(c.ClassName(),
+            "differs/unknown-field+closed-enum-value-outside-enum");
+
+  PlantedAdapter garbage([](ByteSpan, Decoded& d) {
+    if (d.accepted) d.reencoded = "\x0e";
+  });
+  c = CompareBytes(garbage, {0x08, 0x01});
+  EXPECT_EQ(c.ClassName(), "reencoding-unparseable/plain");
+
+  PlantedAdapter off_by_one([](ByteSpan, Decoded& d) {
+    if (d.accepted && d.reencoded.size() >= 2) d.reencoded[1]++;
+  });
+  c = CompareBytes(off_by_one, {0x08, 0x01});
+  EXPECT_EQ(c.ClassName(), "differs/plain");
+  EXPECT_NE(c.detail.find("compared as"), std::string::npos);
+}
+
+TEST(WireKit, EachProfileEntryMasksWhatItDeclaresAndNothingElse) {
+  // Drops every unknown record, as a decoder without unknown fields does.
+  auto strip = [](ByteSpan, Decoded& d) {
+    if (!d.accepted) return;
+    std::unique_ptr<pb::Message> m(AllKinds().dynamic->New());
+    m->ParsePartialFromString(d.reencoded);
+    m->DiscardUnknownFields();
+    d.reencoded = m->SerializePartialAsString();
+  };
+  Profile drops;
+  drops.drops_unknown_fields = true;
+  EXPECT_EQ(CompareBytes(*std::make_unique<PlantedAdapter>(strip, drops),
+                         kWithUnknowns)
+                .result,
+            Result::kAgree);
+  EXPECT_EQ(
+      CompareBytes(*std::make_unique<PlantedAdapter>(strip), kWithUnknowns)
+          .result,
+      Result::kDiverge);
+  // With keeps_closed_enum_unknowns, the enum's unknown value must stay.
+  Profile drops_keeps = drops;
+  drops_keeps.keeps_closed_enum_unknowns = true;
+  EXPECT_EQ(CompareBytes(*std::make_unique<PlantedAdapter>(strip, drops_keeps),
+                         kWithUnknowns)
+                .result,
+            Result::kDiverge);
+
+  auto rejects_groups = [](ByteSpan input, Decoded& d) {
+    if (HasGroup(input)) d = Decoded{false, "", "no groups"};
+  };
+  Profile no_groups;
+  no_groups.no_groups = true;
+  const Comparison declared = CompareBytes(
+      *std::make_unique<PlantedAdapter>(rejects_groups, no_groups), kGroup);
+  EXPECT_EQ(declared.result, Result::kDeclared);
+  EXPECT_EQ(declared.declared_by, "no_groups");
+  EXPECT_EQ(
+      CompareBytes(*std::make_unique<PlantedAdapter>(rejects_groups), kGroup)
+          .ClassName(),
+      "rejects-accepted/group+unknown-field");
+
+  Profile short_strings;
+  short_strings.max_length = 1;
+  EXPECT_EQ(CompareBytes(*std::make_unique<PlantedAdapter>(
+                             [](ByteSpan, Decoded& d) { d.accepted = false; },
+                             short_strings),
+                         {0x7a, 0x02, 'h', 'i'})
+                .declared_by,
+            "max_length");
+  EXPECT_EQ(CompareBytes(*std::make_unique<PlantedAdapter>(
+                             [](ByteSpan, Decoded& d) { d.accepted = false; },
+                             short_strings),
+                         {0x7a, 0x01, 'h'})
+                .result,
+            Result::kDiverge);
+}
+
+TEST(WireKit, AMissingTypeIsNoTypeNotADivergence) {
+  PlantedAdapter a;
+  EXPECT_EQ(CompareBytes(a, {}, oracle::FixedSubject(Fixed::kNested3)).result,
+            Result::kNoType);
+}
+
+TEST(WireKit, AWrongReferenceIsTheHarnesssFailure) {
+  // The model's f_int32 made packed repeated: the model re-serialises
+  // f_int32 = 1 packed, DynamicMessage does not.
+  oracle::Subject wrong = AllKinds();
+  for (auto& f : wrong.model.messages[0].fields) {
+    if (f.number == 1) f.repeated = f.packed = true;
+  }
+  PlantedAdapter a;
+  const Comparison c =
+      CompareWithReference(a, wrong, std::vector<std::uint8_t>{0x08, 0x01});
+  EXPECT_EQ(c.result, Result::kOracleDisagrees);
+  EXPECT_NE(c.detail.find("model-vs-libprotobuf"), std::string::npos)
+      << c.detail;
+}
+
+TEST(WireKit, MinimisationReachesTheRecordThatDiverges) {
+  auto rejects_groups = [](ByteSpan input, Decoded& d) {
+    if (HasGroup(input)) d = Decoded{false, "", "no groups"};
+  };
+  PlantedAdapter a(rejects_groups);
+  // A group holding records, among other records.
+  const std::vector<std::uint8_t> bytes = {0x08, 0x01, 0x9b, 0x01, 0x08, 0x01,
+                                           0xa0, 0x1f, 0x01, 0x9c, 0x01, 0x10,
+                                           0x02, 0x7a, 0x01, 'x'};
+  const Comparison c = CompareBytes(a, bytes);
+  ASSERT_EQ(c.result, Result::kDiverge);
+  EXPECT_EQ(c.ClassName(), "rejects-accepted/group+unknown-field");
+  const MinimalDivergence m = MinimiseDivergence(a, AllKinds(), bytes, c);
+  EXPECT_EQ(m.input, (Bytes{0x9b, 0x01, 0x9c, 0x01}));
+  EXPECT_EQ(m.comparison.ClassName(), "rejects-accepted/group+unknown-field");
+  EXPECT_GT(m.trials, 0u);
+}
+
+TEST(WireKit, MinimisationShrinksInsideANestedMessage) {
+  // Rejects any f_nested whose id is 7.
+  auto planted = [](ByteSpan input, Decoded& d) {
+    const std::vector<std::uint8_t> needle = {0x08, 0x07};
+    if (std::search(input.begin(), input.end(), needle.begin(), needle.end()) !=
+        input.end()) {
+      d = Decoded{false, "", "planted"};
+    }
+  };
+  PlantedAdapter a(planted);
+  // f_nested { deltas: [1], id: 7, label: "ab" }, f_int32 = 1.
+  const std::vector<std::uint8_t> bytes = {0x8a, 0x01, 0x09, 0x12, 0x01,
+                                           0x02, 0x08, 0x07, 0x1a, 0x02,
+                                           'a',  'b',  0x08, 0x01};
+  const Comparison c = CompareBytes(a, bytes);
+  ASSERT_EQ(c.result, Result::kDiverge);
+  const MinimalDivergence m = MinimiseDivergence(a, AllKinds(), bytes, c);
+  EXPECT_EQ(m.input, (Bytes{0x8a, 0x01, 0x02, 0x08, 0x07}));
+}
+
+TEST(WireKnownDivergences, ParsesBlocksAndComments) {
+  std::string error;
+  const auto k = ParseKnownDivergences(
+      "# a comment\n"
+      "\n"
+      "class: differs/plain\n"
+      "type: fairwire.test.AllKinds\n"
+      "input: 08 01\n"
+      "verdict: likely bug\n"
+      "why: a reason\n"
+      "\n"
+      "class: rejects-accepted/group+unknown-field\n"
+      "type: fairwire.test.Nested\n"
+      "input: 9b019c01\n"
+      "verdict: documented design choice: somewhere.h\n"
+      "why: another\n",
+      &error);
+  ASSERT_TRUE(k) << error;
+  ASSERT_EQ(k->entries.size(), 2u);
+  EXPECT_EQ(k->entries[0].line, 3);
+  EXPECT_EQ(k->entries[0].input, (Bytes{0x08, 0x01}));
+  EXPECT_EQ(k->entries[1].input, (Bytes{0x9b, 0x01, 0x9c, 0x01}));
+  EXPECT_NE(k->Find("differs/plain"), nullptr);
+  EXPECT_EQ(k->Find("differs/other"), nullptr);
+  EXPECT_TRUE(ParseKnownDivergences("", &error));
+  EXPECT_TRUE(ParseKnownDivergences("# only comments\n", &error));
+}
+
+TEST(WireKnownDivergences, NamesTheLineOfEachMalformation) {
+  const std::string good =
+      "class: differs/plain\ntype: fairwire.test.AllKinds\ninput: 08 01\n"
+      "verdict: likely bug\nwhy: w\n";
+  struct Bad {
+    std::string text;
+    std::string error;
+  };
+  const std::vector<Bad> bad = {
+      {"type: x\n", "line 1: a block starts with \"class:\""},
+      {"class: a\ntype: t\ninput: 0\nverdict: likely bug\nwhy: w\n",
+       "line 3: input is not hex bytes"},
+      {"class: a\ntype: t\ninput: 08\nverdict: maybe\nwhy: w\n",
+       "line 1: verdict must be"},
+      {"class: a\ntype: t\ninput: 08\nverdict: documented design choice:\n"
+       "why: w\n",
+       "line 1: verdict must be"},
+      {"class: a\ntype: t\nverdict: likely bug\nwhy: w\n", "line 1: no input"},
+      {"class: a\ntype: t\ninput: 08\nverdict: likely bug\n", "line 1: no why"},
+      {"class: a\ncolour: red\n", "line 2: unknown key \"colour\""},
+      {"class: a\nnot a pair\n", "line 2: expected \"key: value\""},
+      {good + "\n" + good, "line 7: class differs/plain listed twice"},
+  };
+  for (const Bad& b : bad) {
+    std::string error;
+    EXPECT_FALSE(ParseKnownDivergences(b.text, &error)) << b.text;
+    EXPECT_EQ(error.substr(0, b.error.size()), b.error) << b.text;
+  }
+}
+
+}  // namespace
+}  // namespace fairwire::wire::kit
