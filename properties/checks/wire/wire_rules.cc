@@ -21,6 +21,7 @@ constexpr std::array<std::string_view, kRuleCount> kNames = {
     "varint-10th-byte-above-1",
     "tag-non-minimal",
     "varint-non-minimal",
+    "tag-over-5-bytes",
     "field-number-0",
     "field-number-above-2^29-1",
     "wire-type-6-or-7",
@@ -154,12 +155,17 @@ class Walker {
     std::uint64_t tag = 0;
     int length = 0;
     if (!Varint(bytes, pos, tag, length, /*tag=*/true)) return false;
-    if (length > MinimalVarintLength(tag)) {
-      facts_.rules.Add(Rule::kTagNonMinimal);
+    if (length > 5) {
+      facts_.rules.Add(Rule::kTagOver5Bytes);
+      return false;
     }
     if (tag > 0xFFFFFFFFu) {
+      // libprotobuf reads on with the tag modulo 2^32 (the model does too).
       facts_.rules.Add(Rule::kFieldNumberAboveMax);
-      return false;
+      tag &= 0xFFFFFFFFu;
+    }
+    if (length > MinimalVarintLength(tag)) {
+      facts_.rules.Add(Rule::kTagNonMinimal);
     }
     number = static_cast<std::uint32_t>(tag >> 3);
     wire_type = static_cast<int>(tag & 7);

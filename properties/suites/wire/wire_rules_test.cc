@@ -40,7 +40,11 @@ const std::vector<Case>& Cases() {
        Rule::kVarintNonMinimal},
       {Fixed::kAllKinds, {0x00, 0x01}, Rule::kFieldNumberZero},
       {Fixed::kAllKinds,
-       {0xf8, 0xff, 0xff, 0xff, 0x7f, 0x01},
+       {0x88, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01},
+       Rule::kTagOver5Bytes},
+      // 2^32 + 8: libprotobuf reads on with field 1, varint.
+      {Fixed::kAllKinds,
+       {0x88, 0x80, 0x80, 0x80, 0x10, 0x01},
        Rule::kFieldNumberAboveMax},
       {Fixed::kAllKinds, {0x0e}, Rule::kWireTypeInvalid},
       {Fixed::kAllKinds, {0x0d, 0, 0, 0, 0}, Rule::kWireTypeMismatch},

@@ -1,10 +1,12 @@
 // Minimising a divergence of a decoder under test, so that it is classified
 // by the rules its smallest input touches rather than by everything the
-// input happened to hold: records first (the scenario level: each top-level
-// record, then each record inside a nested message, removed while the
-// divergence stays; padded tags rewritten short; len payloads emptied,
-// then shrunk a byte at a time), then single bytes.
-// Deterministic, and bounded.
+// input happened to hold. Records first (the scenario level): the payload is
+// read as a tree of records, nested messages parsed by the schema, and each
+// record may be removed, replaced by its same-field child (one level of
+// recursion less), emptied, written with its shortest tag, length and
+// varint value, or, for strings and bytes, lose single bytes, every length
+// recomputed; then chunks of bytes, halves first. Deterministic, and
+// bounded.
 #ifndef FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
 #define FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
 
@@ -27,7 +29,7 @@ struct MinimalDivergence {
 MinimalDivergence MinimiseDivergence(DecoderAdapter& adapter,
                                      const oracle::Subject& subject,
                                      ByteSpan input, const Comparison& diverged,
-                                     std::size_t max_trials = 400);
+                                     std::size_t max_trials = 1000);
 
 }  // namespace fairwire::wire::kit
 

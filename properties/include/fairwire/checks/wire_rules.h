@@ -28,8 +28,10 @@ enum class Rule : std::uint8_t {
   kVarintHighBits,         // a 10-byte varint whose last byte is above 1
   kTagNonMinimal,          // a tag written with more bytes than it needs
   kVarintNonMinimal,       // a value or length varint longer than it needs
+  kTagOver5Bytes,          // a tag varint of more than 5 bytes
   kFieldNumberZero,        // field number 0
-  kFieldNumberAboveMax,    // above 2^29 - 1 (the tag does not fit 32 bits)
+  kFieldNumberAboveMax,    // above 2^29 - 1: a 5-byte tag beyond 32 bits,
+                           // which libprotobuf takes modulo 2^32
   kWireTypeInvalid,        // wire type 6 or 7
   kWireTypeMismatch,       // a known field with a wire type its kind lacks
   kLengthAbove2To31,       // a length of 2^31 or more
@@ -51,7 +53,7 @@ enum class Rule : std::uint8_t {
   kStringWithNul,          // a string holding a NUL byte (bytes do not count)
   kDepthAboveLibprotobuf,  // nesting deeper than libprotobuf's limit (100)
 };
-inline constexpr int kRuleCount = 27;
+inline constexpr int kRuleCount = 28;
 
 // "varint-over-10-bytes", "closed-enum-value-outside-enum", ...
 std::string_view RuleName(Rule rule);
