@@ -72,6 +72,9 @@ else
 fi
 
 # --- fairwire's fuzz targets, with the external engine ----------------------
+# Without adapters/: the third-party decoders there are Debian's prebuilt,
+# uninstrumented libraries (MSan would flag every byte they write), and each
+# belongs in its own project's OSS-Fuzz build, through the installed kit.
 build=$WORK/fairwire-build
 rm -rf "$build"
 # CMake reads CXXFLAGS from the environment at this first configure.
@@ -80,6 +83,7 @@ cmake "${generator[@]}" -S "$root" -B "$build" \
   -DFAIRWIRE_BUILD_TESTS=OFF -DFAIRWIRE_BUILD_TOOLS=OFF \
   -DFAIRWIRE_BUILD_BENCHMARKS=OFF -DFAIRWIRE_INSTALL=OFF \
   -DFAIRWIRE_BUILD_FUZZERS=ON -DFAIRWIRE_FUZZ_ENGINE=external \
+  -DFAIRWIRE_ADAPTERS=OFF \
   -DFAIRWIRE_LIB_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
   -DCMAKE_BUILD_RPATH='$ORIGIN/lib' -DCMAKE_BUILD_RPATH_USE_ORIGIN=ON \
   "${cmake_extra[@]}"

@@ -55,11 +55,30 @@ const wire::oracle::Subject& SubjectOf(ByteSpan input) {
 
 // FAIRWIRE_KIT_REPORT_ONLY set: a divergence of an unlisted class is printed
 // once per class, not failed (the fuzz-smoke tests: a short run must not
-// turn red on a decoder's next known-to-be-unknown class; crashes, harness
-// failures and a malformed file still fail). Campaigns leave it unset.
-bool ReportOnly() {
-  static const bool on = std::getenv("FAIRWIRE_KIT_REPORT_ONLY") != nullptr;
-  return on;
+// turn red on a decoder's next unlisted class; crashes, harness failures and
+// a malformed file still fail; and first campaigns, to collect the classes).
+// Set to a folder, each class's minimal input (the whole fuzz input) is also
+// written there, named by its class.
+const char* ReportOnlyValue() {
+  static const char* value = std::getenv("FAIRWIRE_KIT_REPORT_ONLY");
+  return value;
+}
+bool ReportOnly() { return ReportOnlyValue() != nullptr; }
+
+// Writes `input` as <folder>/<class, with / and + as _>; returns " (saved
+// in PATH)", or "" when there is no folder or the write failed.
+std::string SaveReported(const std::string& class_name, const Bytes& input) {
+  const std::string folder = ReportOnlyValue();
+  if (folder.empty() || folder == "1") return "";
+  std::string file = class_name.substr(0, 200);
+  for (char& c : file) {
+    if (c == '/' || c == '+' || c == '^') c = '_';
+  }
+  const std::string path = folder + "/" + file;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) return "";
+  const bool ok = std::fwrite(input.data(), 1, input.size(), f) == input.size();
+  return std::fclose(f) == 0 && ok ? " (saved in " + path + ")" : "";
 }
 
 // The adapter's known divergences, or why its file does not parse.
@@ -112,11 +131,13 @@ std::optional<std::string> Check(ByteSpan input) {
   if (ReportOnly()) {
     static std::set<std::string> reported;
     if (reported.insert(class_name).second) {
+      const std::string saved =
+          SaveReported(class_name, wire::scenario::WithPayload(input, m.input));
       std::fprintf(stderr,
                    "fairwire-kit: new divergence class %s (not a failure: "
-                   "FAIRWIRE_KIT_REPORT_ONLY): %s payload %s\n",
+                   "FAIRWIRE_KIT_REPORT_ONLY): %s payload %s%s\n",
                    class_name.c_str(), subject.name.c_str(),
-                   wire::records::Hex(m.input, 64).c_str());
+                   wire::records::Hex(m.input, 4096).c_str(), saved.c_str());
     }
     return std::nullopt;
   }

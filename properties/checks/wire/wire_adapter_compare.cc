@@ -40,9 +40,18 @@ std::optional<std::string> DeclaredBy(const Profile& p,
   return std::nullopt;
 }
 
-bool Declares(const model::MessageType& type, std::uint32_t number) {
-  return std::any_of(type.fields.begin(), type.fields.end(),
-                     [&](const model::Field& f) { return f.number == number; });
+// An unknown record that is a closed-enum value outside its enum: a varint
+// of a declared closed-enum field (libprotobuf puts those in the unknown
+// fields; a decoder that keeps them in the field keeps them).
+bool IsClosedEnumUnknown(const model::Schema& schema,
+                         const model::MessageType& type,
+                         const model::UnknownRecord& r) {
+  if (r.wire_type != 0) return false;
+  return std::any_of(
+      type.fields.begin(), type.fields.end(), [&](const model::Field& f) {
+        return f.number == r.number && f.kind == model::Kind::kEnum &&
+               schema.enums[static_cast<std::size_t>(f.enum_index)].closed;
+      });
 }
 
 // The profile's masks, then unknown records ordered by number, in `m` and
@@ -53,7 +62,8 @@ void Normalise(const model::Schema& schema, const Profile& p,
       schema.messages[static_cast<std::size_t>(m.type)];
   if (p.drops_unknown_fields) {
     std::erase_if(m.unknown, [&](const model::UnknownRecord& r) {
-      return !p.keeps_closed_enum_unknowns || !Declares(type, r.number);
+      return !p.keeps_closed_enum_unknowns ||
+             !IsClosedEnumUnknown(schema, type, r);
     });
   }
   std::stable_sort(

@@ -3,14 +3,16 @@
 // bytes that do not parse kept as they are), edited, and written back with
 // every length recomputed, so that a record deep inside nested messages can
 // go as easily as a top-level one. Edits, each kept when the divergence
-// stays: remove a record; hoist a record's same-field child into its place
-// (one level of recursion less); empty a record; write its tag, length and
+// stays: remove a record; hoist a record's same-field child into its place,
+// or splice a message of its parent's own type into the parent (one level
+// of recursion less either way); empty a record; write its tag, length and
 // varint value in their shortest forms; remove single bytes of a string or
 // bytes value. Then chunks of the written bytes, halves first. To a
 // fixpoint or the trial budget.
 #include "fairwire/checks/wire_adapter_minimise.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -211,10 +213,10 @@ class Minimiser {
     Paths(tree, at, paths);
     // Bigger edits first: hoists (a recursive chain loses a level in one
     // trial), removals, then the small ones.
-    for (int edit : {1, 0, 2, 3, 4}) {
+    for (int edit : {1, 5, 0, 2, 3, 4}) {
       for (const Path& p : paths) {
         if (Out()) return false;
-        if (edit < 4) {
+        if (edit != 4) {
           std::vector<Node> t = tree;
           if (!Edit(t, p, edit)) continue;
           Bytes candidate;
@@ -229,12 +231,33 @@ class Minimiser {
   }
 
   // Edit 0 removes the node; 1 hoists its same-field child; 2 empties it;
-  // 3 writes its tag, length and varint value in their shortest forms.
-  // False when it does not apply.
+  // 3 writes its tag, length and varint value in their shortest forms; 5
+  // splices a message of its parent's type into the parent (its records in
+  // its place). False when it does not apply.
   static bool Edit(std::vector<Node>& top, const Path& p, int edit) {
+    int parent_type = 0;
+    {
+      const std::vector<Node>* level = &top;
+      for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+        parent_type = (*level)[p[k]].type;
+        level = &(*level)[p[k]].children;
+      }
+    }
     std::vector<Node>& level = ParentOf(top, p);
     Node& n = level[p.back()];
     switch (edit) {
+      case 5: {
+        // A message of its parent's own type: its records in its place.
+        if (!n.message || n.type != parent_type || !n.tail.empty()) {
+          return false;
+        }
+        std::vector<Node> children = std::move(n.children);
+        level.erase(level.begin() + static_cast<long>(p.back()));
+        level.insert(level.begin() + static_cast<long>(p.back()),
+                     std::make_move_iterator(children.begin()),
+                     std::make_move_iterator(children.end()));
+        return true;
+      }
       case 0:
         level.erase(level.begin() + static_cast<long>(p.back()));
         return true;

@@ -26,6 +26,7 @@ constexpr std::array<std::string_view, kRuleCount> kNames = {
     "field-number-above-2^29-1",
     "wire-type-6-or-7",
     "wrong-wire-type-on-known-field",
+    "length-varint-over-5-bytes",
     "length-2^31-or-more",
     "length-past-end",
     "group",
@@ -185,6 +186,10 @@ class Walker {
     std::uint64_t n = 0;
     int varint_length = 0;
     if (!Varint(bytes, pos, n, varint_length)) return false;
+    if (varint_length > 5) {
+      facts_.rules.Add(Rule::kLengthOver5Bytes);
+      return false;
+    }
     if (n >= (std::uint64_t{1} << 31)) {
       facts_.rules.Add(Rule::kLengthAbove2To31);
       return false;

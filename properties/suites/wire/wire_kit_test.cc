@@ -165,6 +165,16 @@ TEST(WireKit, EachProfileEntryMasksWhatItDeclaresAndNothingElse) {
                 .result,
             Result::kDiverge);
 
+  // ... and only those: a wrong-wire-type record of a declared field (f_float
+  // as a varint) is an unknown field like any other.
+  PlantedAdapter keeps_enum_only(
+      [](ByteSpan, Decoded& d) {
+        if (d.accepted) d.reencoded = std::string("\x40\x05", 2);
+      },
+      drops_keeps);
+  EXPECT_EQ(CompareBytes(keeps_enum_only, {0x68, 0x68, 0x40, 0x05}).result,
+            Result::kAgree);
+
   auto rejects_groups = [](ByteSpan input, Decoded& d) {
     if (HasGroup(input)) d = Decoded{false, "", "no groups"};
   };

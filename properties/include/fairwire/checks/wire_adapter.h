@@ -60,9 +60,9 @@ struct Decoded {
 // divergence. The defaults are libprotobuf's own behaviour.
 struct Profile {
   // Unknown fields are not kept: the reference's unknown records are dropped
-  // before comparing. With keeps_closed_enum_unknowns, only those of
-  // undeclared field numbers are: an unknown closed-enum value of a declared
-  // field is one the decoder keeps.
+  // before comparing. With keeps_closed_enum_unknowns, all but the varints
+  // of closed-enum fields are: an unknown closed-enum value is one the
+  // decoder keeps.
   bool drops_unknown_fields = false;
   // A value outside a closed enum is kept in its field, as an int32, instead
   // of going to the unknown fields: both sides are compared with such values

@@ -2,11 +2,11 @@
 // by the rules its smallest input touches rather than by everything the
 // input happened to hold. Records first (the scenario level): the payload is
 // read as a tree of records, nested messages parsed by the schema, and each
-// record may be removed, replaced by its same-field child (one level of
-// recursion less), emptied, written with its shortest tag, length and
-// varint value, or, for strings and bytes, lose single bytes, every length
-// recomputed; then chunks of bytes, halves first. Deterministic, and
-// bounded.
+// record may be removed, replaced by its same-field child or spliced into a
+// parent of its own type (one level of recursion less), emptied, written with
+// its shortest tag, length and varint value, or, for strings and bytes, lose
+// single bytes, every length recomputed; then chunks of bytes, halves first.
+// Deterministic, and bounded.
 #ifndef FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
 #define FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
 

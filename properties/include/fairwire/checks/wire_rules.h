@@ -34,6 +34,7 @@ enum class Rule : std::uint8_t {
                            // which libprotobuf takes modulo 2^32
   kWireTypeInvalid,        // wire type 6 or 7
   kWireTypeMismatch,       // a known field with a wire type its kind lacks
+  kLengthOver5Bytes,       // a length varint of more than 5 bytes
   kLengthAbove2To31,       // a length of 2^31 or more
   kLengthPastEnd,          // a length past the end of its message
   kGroup,                  // a group (start-group ... end-group)
@@ -53,7 +54,7 @@ enum class Rule : std::uint8_t {
   kStringWithNul,          // a string holding a NUL byte (bytes do not count)
   kDepthAboveLibprotobuf,  // nesting deeper than libprotobuf's limit (100)
 };
-inline constexpr int kRuleCount = 28;
+inline constexpr int kRuleCount = 29;
 
 // "varint-over-10-bytes", "closed-enum-value-outside-enum", ...
 std::string_view RuleName(Rule rule);
