@@ -32,6 +32,9 @@ using wire::scenario::PayloadOf;
 
 using wire::kit::Comparison;
 
+// The minimisation budget before a divergence's class is first looked up.
+constexpr std::size_t kQuickTrials = 150;
+
 // The fixed subjects whose type the adapter has (asked once, with an empty
 // payload).
 const std::vector<const wire::oracle::Subject*>& Supported() {
@@ -123,13 +126,24 @@ std::optional<std::string> Check(ByteSpan input) {
     case Comparison::Result::kDiverge:
       break;
   }
-  // Classified at its minimal input, as the known-divergences file lists it.
-  const wire::kit::MinimalDivergence m =
-      wire::kit::MinimiseDivergence(adapter, subject, PayloadOf(input), c);
+  // Classified at its minimal input, as the known-divergences file lists it:
+  // first within a small budget (a known class is usually reached in a few
+  // dozen trials, and known divergences may be frequent), then, for a class
+  // not listed, on from there with the full budget before it is reported.
+  wire::kit::MinimalDivergence m = wire::kit::MinimiseDivergence(
+      adapter, subject, PayloadOf(input), c, kQuickTrials);
+  static std::set<std::string> reported;  // FAIRWIRE_KIT_REPORT_ONLY only
+  if (ReportOnly() && reported.count(m.comparison.ClassName()) != 0) {
+    return std::nullopt;  // a class reported already needs no second look
+  }
+  if (known.list->Find(m.comparison.ClassName()) == nullptr) {
+    const std::size_t quick = m.trials;
+    m = wire::kit::MinimiseDivergence(adapter, subject, m.input, m.comparison);
+    m.trials += quick;
+  }
   const std::string class_name = m.comparison.ClassName();
   if (known.list->Find(class_name) != nullptr) return std::nullopt;
   if (ReportOnly()) {
-    static std::set<std::string> reported;
     if (reported.insert(class_name).second) {
       const std::string saved =
           SaveReported(class_name, wire::scenario::WithPayload(input, m.input));

@@ -88,22 +88,26 @@ void Write(const std::vector<Node>& nodes, const Bytes& tail, Bytes& out);
 
 void Write(const Node& n, Bytes& out) {
   out.insert(out.end(), n.tag.begin(), n.tag.end());
-  Bytes content;
-  if (n.message) {
-    Write(n.children, n.tail, content);
-  } else {
-    content = n.body;
-  }
-  if (n.wire_type == 2) {
-    if (n.length.empty()) {
-      std::string varint;
-      records::PutVarint(content.size(), varint);
-      out.insert(out.end(), varint.begin(), varint.end());
+  if (n.wire_type == 2 && n.length.empty()) {  // recomputed: write it first
+    Bytes content;
+    if (n.message) {
+      Write(n.children, n.tail, content);
     } else {
-      out.insert(out.end(), n.length.begin(), n.length.end());
+      content = n.body;
     }
+    std::string varint;
+    records::PutVarint(content.size(), varint);
+    out.insert(out.end(), varint.begin(), varint.end());
+    out.insert(out.end(), content.begin(), content.end());
+    return;
   }
-  out.insert(out.end(), content.begin(), content.end());
+  // As written (an unchanged record): straight into `out`, no copy per level.
+  out.insert(out.end(), n.length.begin(), n.length.end());
+  if (n.message) {
+    Write(n.children, n.tail, out);
+  } else {
+    out.insert(out.end(), n.body.begin(), n.body.end());
+  }
 }
 
 void Write(const std::vector<Node>& nodes, const Bytes& tail, Bytes& out) {
@@ -121,17 +125,6 @@ void Paths(const std::vector<Node>& nodes, Path& at, std::vector<Path>& out) {
     if (nodes[i].message) Paths(nodes[i].children, at, out);
     at.pop_back();
   }
-}
-
-// Every length on the way to `path` recomputed (edits change sizes).
-std::vector<Node>& ParentOf(std::vector<Node>& top, const Path& path) {
-  std::vector<Node>* level = &top;
-  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
-    Node& n = (*level)[path[k]];
-    n.length.clear();
-    level = &n.children;
-  }
-  return *level;
 }
 
 class Minimiser {
@@ -205,119 +198,158 @@ class Minimiser {
   }
 
   // One edit of the tree that keeps the divergence; false when none does.
+  // Each candidate is written straight from the tree with the edit applied
+  // on the way (no copy of the tree per candidate).
   bool TreePass() {
     Bytes tail;
     const std::vector<Node> tree = Parse(subject_.model, 0, best_, tail, 0);
     std::vector<Path> paths;
     Path at;
     Paths(tree, at, paths);
-    // Bigger edits first: hoists (a recursive chain loses a level in one
-    // trial), removals, then the small ones.
-    for (int edit : {1, 5, 0, 2, 3, 4}) {
+    // Bigger edits first: hoists and splices (a recursive chain loses a
+    // level in one trial), removals, then the small ones.
+    for (const Edit edit : {Edit::kHoist, Edit::kSplice, Edit::kRemove,
+                            Edit::kEmpty, Edit::kShortest, Edit::kDropByte}) {
       for (const Path& p : paths) {
-        if (Out()) return false;
-        if (edit != 4) {
-          std::vector<Node> t = tree;
-          if (!Edit(t, p, edit)) continue;
+        const Node& n = At(tree, p);
+        const std::size_t bytes =
+            edit == Edit::kDropByte && !n.message && n.wire_type == 2
+                ? n.body.size()
+                : 1;
+        for (std::size_t i = bytes; i-- > 0;) {
+          if (Out()) return false;
           Bytes candidate;
-          Write(t, tail, candidate);
+          if (!WriteWith(tree, tail, p, 0, 0, edit, i, candidate)) break;
           if (Try(candidate)) return true;
-        } else if (ShrinkBody(tree, tail, p)) {
-          return true;
         }
       }
     }
     return false;
   }
 
-  // Edit 0 removes the node; 1 hoists its same-field child; 2 empties it;
-  // 3 writes its tag, length and varint value in their shortest forms; 5
-  // splices a message of its parent's type into the parent (its records in
-  // its place). False when it does not apply.
-  static bool Edit(std::vector<Node>& top, const Path& p, int edit) {
-    int parent_type = 0;
-    {
-      const std::vector<Node>* level = &top;
-      for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-        parent_type = (*level)[p[k]].type;
-        level = &(*level)[p[k]].children;
-      }
+  enum class Edit {
+    kRemove,    // the record goes
+    kHoist,     // its same-field child takes its place
+    kSplice,    // a message of its parent's type: its records in its place
+    kEmpty,     // no payload (a group: its end tag right after its start)
+    kShortest,  // tag, length and varint value in their shortest forms
+    kDropByte,  // one byte of a string or bytes value goes
+  };
+
+  static const Node& At(const std::vector<Node>& top, const Path& p) {
+    const std::vector<Node>* level = &top;
+    for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+      level = &(*level)[p[k]].children;
     }
-    std::vector<Node>& level = ParentOf(top, p);
-    Node& n = level[p.back()];
-    switch (edit) {
-      case 5: {
-        // A message of its parent's own type: its records in its place.
-        if (!n.message || n.type != parent_type || !n.tail.empty()) {
+    return (*level)[p.back()];
+  }
+
+  static void PutLength(std::size_t n, Bytes& out) {
+    std::string varint;
+    records::PutVarint(n, varint);
+    out.insert(out.end(), varint.begin(), varint.end());
+  }
+
+  // Writes `nodes` (a message of type `type`, at depth k of `p`) and `tail`,
+  // with `edit` applied to the record at `p` (`byte`: which one, for
+  // kDropByte) and every length on the way recomputed. False when the edit
+  // does not apply there.
+  static bool WriteWith(const std::vector<Node>& nodes, const Bytes& tail,
+                        const Path& p, std::size_t k, int type, Edit edit,
+                        std::size_t byte, Bytes& out) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const Node& n = nodes[i];
+      if (i != p[k]) {
+        Write(n, out);
+        continue;
+      }
+      if (k + 1 < p.size()) {  // an ancestor: its content changes
+        Bytes content;
+        if (!WriteWith(n.children, n.tail, p, k + 1, n.type, edit, byte,
+                       content)) {
           return false;
         }
-        std::vector<Node> children = std::move(n.children);
-        level.erase(level.begin() + static_cast<long>(p.back()));
-        level.insert(level.begin() + static_cast<long>(p.back()),
-                     std::make_move_iterator(children.begin()),
-                     std::make_move_iterator(children.end()));
-        return true;
+        out.insert(out.end(), n.tag.begin(), n.tag.end());
+        PutLength(content.size(), out);
+        out.insert(out.end(), content.begin(), content.end());
+        continue;
       }
-      case 0:
-        level.erase(level.begin() + static_cast<long>(p.back()));
+      if (!Edited(n, type, edit, byte, out)) return false;
+    }
+    out.insert(out.end(), tail.begin(), tail.end());
+    return true;
+  }
+
+  // Writes `n` edited; false when the edit does not apply to it.
+  static bool Edited(const Node& n, int parent_type, Edit edit,
+                     std::size_t byte, Bytes& out) {
+    switch (edit) {
+      case Edit::kRemove:
         return true;
-      case 1:
-        for (Node& c : n.children) {
+      case Edit::kHoist:
+        for (const Node& c : n.children) {
           if (c.number == n.number && c.wire_type == n.wire_type) {
-            Node child = std::move(c);
-            n = std::move(child);
+            Write(c, out);
             return true;
           }
         }
         return false;
-      case 3: {
+      case Edit::kSplice:
+        if (!n.message || n.type != parent_type || !n.tail.empty()) {
+          return false;
+        }
+        for (const Node& c : n.children) Write(c, out);
+        return true;
+      case Edit::kEmpty: {
+        const bool has = n.message ? !n.children.empty() || !n.tail.empty()
+                                   : (n.wire_type == 2 || n.wire_type == 3) &&
+                                         !n.body.empty();
+        if (!has) return false;
+        out.insert(out.end(), n.tag.begin(), n.tag.end());
+        if (n.wire_type == 2) {
+          out.push_back(0);
+        } else {
+          std::string end;
+          records::PutTag(n.number, 4, end);
+          out.insert(out.end(), end.begin(), end.end());
+        }
+        return true;
+      }
+      case Edit::kShortest: {
         std::string tag;
         records::PutTag(n.number, n.wire_type, tag);
-        n.tag.assign(tag.begin(), tag.end());
-        n.length.clear();
+        out.insert(out.end(), tag.begin(), tag.end());
+        Bytes content;
+        if (n.message) {
+          Write(n.children, n.tail, content);
+        } else {
+          content = n.body;
+        }
         std::size_t pos = 0;
         std::uint64_t value = 0;
         if (n.wire_type == 0 && records::ReadVarint(n.body, pos, value)) {
           std::string varint;
           records::PutVarint(value, varint);
-          n.body.assign(varint.begin(), varint.end());
+          content.assign(varint.begin(), varint.end());
+          content.insert(content.end(), n.body.begin() + static_cast<long>(pos),
+                         n.body.end());
         }
+        if (n.wire_type == 2) PutLength(content.size(), out);
+        out.insert(out.end(), content.begin(), content.end());
         return true;
       }
-      default: {
-        n.length.clear();
-        if (n.message) {
-          n.children.clear();
-          n.tail.clear();
-        } else if (n.wire_type == 2) {
-          n.body.clear();
-        } else if (n.wire_type == 3) {
-          std::string end;
-          records::PutTag(n.number, 4, end);
-          n.body.assign(end.begin(), end.end());
+      case Edit::kDropByte: {
+        if (n.message || n.wire_type != 2 || byte >= n.body.size()) {
+          return false;
         }
+        out.insert(out.end(), n.tag.begin(), n.tag.end());
+        PutLength(n.body.size() - 1, out);
+        out.insert(out.end(), n.body.begin(),
+                   n.body.begin() + static_cast<long>(byte));
+        out.insert(out.end(), n.body.begin() + static_cast<long>(byte) + 1,
+                   n.body.end());
         return true;
       }
-    }
-  }
-
-  // Removes single bytes of a len leaf's value, last first.
-  bool ShrinkBody(const std::vector<Node>& tree, const Bytes& tail,
-                  const Path& p) {
-    const std::vector<Node>* level = &tree;
-    for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-      level = &(*level)[p[k]].children;
-    }
-    const Node& n = (*level)[p.back()];
-    if (n.message || n.wire_type != 2) return false;
-    for (std::size_t i = n.body.size(); i-- > 0 && !Out();) {
-      std::vector<Node> t = tree;
-      Node& m = ParentOf(t, p)[p.back()];
-      m.body.erase(m.body.begin() + static_cast<long>(i));
-      m.length.clear();
-      Bytes candidate;
-      Write(t, tail, candidate);
-      if (Try(candidate)) return true;
     }
     return false;
   }
