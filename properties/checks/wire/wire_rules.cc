@@ -95,10 +95,11 @@ class Walker {
     while (pos < bytes.size()) {
       std::uint32_t number = 0;
       int wire_type = 0;
-      if (!Tag(bytes, pos, number, wire_type)) return false;
+      if (depth == 0) in_payload_ = false;
+      if (!Tag(bytes, pos, number, wire_type)) return Stopped(depth, 0);
       if (wire_type == 4) {
         facts_.rules.Add(Rule::kGroupUnmatched);
-        return false;
+        return Stopped(depth, 0);
       }
       const model::Field* field = nullptr;
       std::size_t index = 0;
@@ -110,11 +111,15 @@ class Walker {
       }
       if (field == nullptr) {
         facts_.rules.Add(Rule::kUnknownField);
-        if (!Skip(bytes, pos, number, wire_type, depth)) return false;
+        if (!Skip(bytes, pos, number, wire_type, depth)) {
+          return Stopped(depth, number);
+        }
         continue;
       }
       std::size_t values = 0;
-      if (!Known(*field, bytes, pos, wire_type, depth, values)) return false;
+      if (!Known(*field, bytes, pos, wire_type, depth, values)) {
+        return Stopped(depth, number);
+      }
       if (values > 0 && !field->repeated && counts[index] > 0) {
         facts_.rules.Add(Rule::kSingularRepeated);
       }
@@ -129,6 +134,21 @@ class Walker {
   InputFacts facts() const { return facts_; }
 
  private:
+  // A record of field `number` at `depth` stopped the walk: noted once, at
+  // the top level.
+  bool Stopped(int depth, std::uint32_t number) {
+    if (depth == 0 && facts_.fatal_field < 0) {
+      facts_.fatal_field = in_payload_ ? std::int64_t{number} : 0;
+    }
+    return false;
+  }
+
+  // The current top-level record's header is read: what follows is its
+  // payload.
+  void InPayload(int depth) {
+    if (depth == 0) in_payload_ = true;
+  }
+
   // A varint; `tag` says whether it is a tag (whose padding is its own
   // rule).
   bool Varint(Bytes bytes, std::size_t& pos, std::uint64_t& value, int& length,
@@ -240,6 +260,7 @@ class Walker {
         return true;
       case 3:
         facts_.rules.Add(Rule::kGroup);
+        InPayload(depth);
         return Group(bytes, pos, number, depth + 1);
       default:
         return false;
@@ -345,6 +366,7 @@ class Walker {
     if (packed_form) {
       std::size_t n = 0;
       if (!Length(bytes, pos, n)) return false;
+      InPayload(depth);
       const Bytes payload = bytes.subspan(pos, n);
       pos += n;
       return Packed(f, payload, values);
@@ -367,6 +389,7 @@ class Walker {
         break;
     }
     if (!Length(bytes, pos, n)) return false;
+    InPayload(depth);
     const Bytes payload = bytes.subspan(pos, n);
     pos += n;
     if (f.kind == model::Kind::kMessage) {
@@ -389,6 +412,7 @@ class Walker {
   static constexpr int kDepthLimit = 100;  // libprotobuf's recursion limit
   const model::Schema& schema_;
   InputFacts facts_;
+  bool in_payload_ = false;  // of the current top-level record
 };
 
 }  // namespace

@@ -205,6 +205,45 @@ TEST(WireKit, EachProfileEntryMasksWhatItDeclaresAndNothingElse) {
             Result::kDiverge);
 }
 
+TEST(WireKit, APartialDecoderIsComparedOnWhatItReads) {
+  // Reads only f_int32 (1) and skips the rest without looking inside.
+  static constexpr std::uint32_t kReads[] = {1};
+  Profile partial;
+  partial.reads_only = kReads;
+  partial.validates_skipped = false;
+  auto only_f_int32 = [](ByteSpan input, Decoded& d) {
+    // A well-formed f_int32 = 150 and anything skippable after it.
+    d = Decoded{true, std::string("\x08\x96\x01", 3), ""};
+    if (input.size() < 3 || input[0] != 0x08) d = Decoded{false, "", "x"};
+  };
+  PlantedAdapter a(only_f_int32, partial);
+  // f_int32 = 150, f_string "hi", an unknown field: only f_int32 compared.
+  EXPECT_EQ(CompareBytes(
+                a, {0x08, 0x96, 0x01, 0x7a, 0x02, 'h', 'i', 0xa0, 0x1f, 0x01})
+                .result,
+            Result::kAgree);
+  // A malformed f_nested (skipped): declared, not a divergence.
+  const Comparison skipped =
+      CompareBytes(a, {0x08, 0x96, 0x01, 0x8a, 0x01, 0x01, 0x08});
+  EXPECT_EQ(skipped.result, Result::kDeclared);
+  EXPECT_EQ(skipped.declared_by, "validates_skipped");
+  // A wrong f_int32 still diverges.
+  PlantedAdapter wrong(
+      [](ByteSpan, Decoded& d) {
+        d = Decoded{true, std::string("\x08\x01", 2), ""};
+      },
+      partial);
+  EXPECT_EQ(CompareBytes(wrong, {0x08, 0x96, 0x01}).result, Result::kDiverge);
+  // So does accepting a structural malformation a skipper must see.
+  PlantedAdapter lax(
+      [](ByteSpan, Decoded& d) {
+        d = Decoded{true, std::string("\x08\x96\x01", 3), ""};
+      },
+      partial);
+  EXPECT_EQ(CompareBytes(lax, {0x08, 0x96, 0x01, 0x7a, 0x05}).ClassName(),
+            "accepts-rejected/length-past-end");
+}
+
 TEST(WireKit, AMissingTypeIsNoTypeNotADivergence) {
   PlantedAdapter a;
   EXPECT_EQ(CompareBytes(a, {}, oracle::FixedSubject(Fixed::kNested3)).result,

@@ -140,6 +140,19 @@ TEST(WireRules, DepthAboveLibprotobufsLimitIsNamedFrom101Levels) {
   EXPECT_TRUE(over.rules.Has(Rule::kDepthAboveLibprotobuf));
 }
 
+TEST(WireRules, FatalFieldSaysWhereTheWalkStopped) {
+  auto fatal = [](std::vector<std::uint8_t> b) {
+    return WalkFixed(Fixed::kAllKinds, b).fatal_field;
+  };
+  EXPECT_EQ(fatal({0x08, 0x01}), -1);                 // whole
+  EXPECT_EQ(fatal({0x08}), 0);                        // a value cut short
+  EXPECT_EQ(fatal({0x7a, 0x05, 'a'}), 0);             // a length past the end
+  EXPECT_EQ(fatal({0x0e}), 0);                        // a tag
+  EXPECT_EQ(fatal({0x8a, 0x01, 0x01, 0x08}), 17);     // inside f_nested
+  EXPECT_EQ(fatal({0x8a, 0x03, 0x03, 0, 0, 0}), 49);  // a packed fixed run
+  EXPECT_EQ(fatal({0x08, 0x01, 0x9b, 0x01}), 19);     // an unended group
+}
+
 TEST(WireRules, RuleSetNamesInRuleOrder) {
   RuleSet s;
   s.Add(Rule::kUnknownField);

@@ -82,6 +82,15 @@ struct Profile {
   // longer string or bytes value, are not compared.
   std::size_t max_count = std::numeric_limits<std::size_t>::max();
   std::size_t max_length = std::numeric_limits<std::size_t>::max();
+  // A decoder that reads only some fields of the root message (their
+  // numbers; empty: all of them): only those are compared, and the root's
+  // unknown records are not.
+  std::span<const std::uint32_t> reads_only;
+  // With reads_only: false when the decoder does not check what it skips.
+  // Then an input that libprotobuf rejects for a malformation inside the
+  // payload of a root field it does not read (a nested message, a packed
+  // run, a group) is not compared when the decoder accepts it.
+  bool validates_skipped = true;
   // Where each choice above is documented (a URL, a file and line).
   std::string_view documented_at;
 };

@@ -90,6 +90,12 @@ struct InputFacts {
   int depth = 0;  // deepest nesting of messages and groups (root: 0)
   std::size_t max_count = 0;   // most values of one repeated field
   std::size_t max_length = 0;  // longest string or bytes value
+  // Where the walk stopped on a malformation: -1 nowhere; 0 in a top-level
+  // record's own tag, length or value (a decoder that skips the record must
+  // read those too); else the number of the top-level field inside whose
+  // payload it stopped (a nested message, a packed run, a group), which a
+  // decoder that skips that field never reads.
+  std::int64_t fatal_field = -1;
 };
 
 // Walks `input` as a message of `schema.messages[type]`.
