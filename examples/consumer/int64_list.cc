@@ -35,6 +35,16 @@ bool ReadTag(std::span<const std::uint8_t> b, std::size_t& pos,
   return false;
 }
 
+// A length: a varint of at most five bytes, below 2^31. The wire kit's first
+// corpus replay found that lengths of six bytes or more were accepted, which
+// libprotobuf rejects (regressions/length_of_six_bytes).
+bool ReadLength(std::span<const std::uint8_t> b, std::size_t& pos,
+                std::uint64_t& len) {
+  const std::size_t start = pos;
+  return ReadVarint(b, pos, len) && pos - start <= 5 && len <= 0x7fffffffu &&
+         len <= b.size() - pos;
+}
+
 // Skips a group's records up to its END_GROUP of `field`.
 bool SkipRecord(std::span<const std::uint8_t> b, std::size_t& pos,
                 std::uint64_t tag, int depth);
@@ -65,8 +75,7 @@ bool SkipRecord(std::span<const std::uint8_t> b, std::size_t& pos,
       pos += 4;
       return true;
     case 2:
-      if (!ReadVarint(b, pos, v) || v > 0x7fffffffu || v > b.size() - pos)
-        return false;
+      if (!ReadLength(b, pos, v)) return false;
       pos += static_cast<std::size_t>(v);
       return true;
     case 3:
@@ -94,10 +103,7 @@ std::optional<Int64Lists> DecodeInt64Lists(std::span<const std::uint8_t> b) {
       list->push_back(static_cast<std::int64_t>(v));
     } else if (list != nullptr && (tag & 7) == 2) {
       std::uint64_t len = 0;
-      if (!ReadVarint(b, pos, len) || len > 0x7fffffffu ||
-          len > b.size() - pos) {
-        return std::nullopt;
-      }
+      if (!ReadLength(b, pos, len)) return std::nullopt;
       const std::span<const std::uint8_t> packed =
           b.subspan(pos, static_cast<std::size_t>(len));
       std::size_t p = 0;
