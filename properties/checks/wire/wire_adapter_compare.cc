@@ -30,7 +30,7 @@ std::optional<std::string> DeclaredBy(const Profile& p,
   if (p.no_utf8_check && f.rules.Has(Rule::kUtf8InvalidChecked)) {
     return "no_utf8_check";
   }
-  constexpr int kLibprotobufDepth = 100;
+  constexpr int kLibprotobufDepth = model::kDepthLimit;  // as libprotobuf's
   if (p.max_depth != kLibprotobufDepth &&
       f.depth > std::min(p.max_depth, kLibprotobufDepth)) {
     return "max_depth";

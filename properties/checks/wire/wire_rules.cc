@@ -233,7 +233,7 @@ class Walker {
 
   bool Deeper(int depth) {
     if (depth > facts_.depth) facts_.depth = depth;
-    if (depth > kDepthLimit) {
+    if (depth > model::kDepthLimit) {
       facts_.rules.Add(Rule::kDepthAboveLibprotobuf);
       return false;
     }
@@ -409,7 +409,6 @@ class Walker {
     return true;
   }
 
-  static constexpr int kDepthLimit = 100;  // libprotobuf's recursion limit
   const model::Schema& schema_;
   InputFacts facts_;
   bool in_payload_ = false;  // of the current top-level record
