@@ -108,11 +108,12 @@ int main() {
       minimal = std::move(m.input);
       c = std::move(m.comparison);
     }
-    const bool same = c.result == Comparison::Result::kDiverge &&
-                      c.ClassName() == d.class_name;
+    const bool same =
+        c.result == Comparison::Result::kDiverge && d.Covers(c.ClassName());
     std::printf(
-        "%s %s (line %d; %s)\n%s\n", same ? "ok  " : "FAIL",
-        d.class_name.c_str(), d.line, d.verdict.c_str(),
+        "%s %s%s (line %d; %s)\n%s\n", same ? "ok  " : "FAIL",
+        d.class_name.c_str(), d.includes ? " and every class it includes" : "",
+        d.line, d.verdict.c_str(),
         kit::DescribeComparison(c, *s, adapter.name(), minimal).c_str());
     if (minimal != d.input) {
       std::printf(

@@ -82,6 +82,25 @@ bool Reads(const Profile& p, std::uint32_t number) {
              p.reads_only.end();
 }
 
+bool Omits(const Profile& p, std::uint32_t number) {
+  return std::find(p.omits.begin(), p.omits.end(), number) != p.omits.end();
+}
+
+// The profile's omitted fields cleared in every message of the root type.
+void ClearOmitted(const model::Schema& schema, const Profile& p,
+                  model::Message& m) {
+  const model::MessageType& type =
+      schema.messages[static_cast<std::size_t>(m.type)];
+  for (std::size_t i = 0; i < type.fields.size(); ++i) {
+    if (m.type == 0 && Omits(p, type.fields[i].number)) {
+      m.fields[i] = model::FieldValues{};
+    }
+    for (model::Message& inner : m.fields[i].messages) {
+      ClearOmitted(schema, p, inner);
+    }
+  }
+}
+
 // libprotobuf's canonical bytes in the comparison form.
 std::string ComparisonForm(const model::Schema& schema, const Profile& p,
                            const std::string& canonical) {
@@ -97,6 +116,7 @@ std::string ComparisonForm(const model::Schema& schema, const Profile& p,
     }
     m.unknown.clear();
   }
+  if (!p.omits.empty()) ClearOmitted(schema, p, m);
   Normalise(schema, p, m);
   return model::Serialize(schema, m);
 }
@@ -171,6 +191,12 @@ Comparison CompareWithReference(DecoderAdapter& adapter,
       !Reads(profile, static_cast<std::uint32_t>(c.facts.fatal_field))) {
     c.result = Comparison::Result::kDeclared;
     c.declared_by = "validates_skipped";
+    return c;
+  }
+  if (c.decoded.accepted && !c.reference.ok && c.facts.fatal_field > 0 &&
+      Omits(profile, static_cast<std::uint32_t>(c.facts.fatal_field))) {
+    c.result = Comparison::Result::kDeclared;
+    c.declared_by = "omits";
     return c;
   }
   if (c.decoded.accepted != c.reference.ok) {

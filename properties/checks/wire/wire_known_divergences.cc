@@ -1,7 +1,9 @@
 // The known-divergences file's parser.
 #include "fairwire/checks/wire_known_divergences.h"
 
+#include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace fairwire::wire::kit {
 namespace {
@@ -52,6 +54,43 @@ bool ValidVerdict(std::string_view v) {
          !Trim(v.substr(kDesign.size())).empty();
 }
 
+// A class name's parting (before '/') and rule names (split at '+').
+std::string_view PartingOf(std::string_view class_name) {
+  return class_name.substr(0, class_name.find('/'));
+}
+
+std::vector<std::string_view> RulesOf(std::string_view class_name) {
+  std::vector<std::string_view> out;
+  const std::size_t slash = class_name.find('/');
+  if (slash == std::string_view::npos) return out;
+  std::string_view rest = class_name.substr(slash + 1);
+  while (!rest.empty()) {
+    const std::size_t plus = rest.find('+');
+    out.push_back(rest.substr(0, plus));
+    if (plus == std::string_view::npos) break;
+    rest.remove_prefix(plus + 1);
+  }
+  return out;
+}
+
+// Whether a class `listed` with `match: includes` covers `seen`.
+bool Includes(std::string_view listed, std::string_view seen) {
+  if (PartingOf(listed) != PartingOf(seen)) return false;
+  const std::vector<std::string_view> have = RulesOf(seen);
+  for (std::string_view rule : RulesOf(listed)) {
+    if (std::find(have.begin(), have.end(), rule) == have.end()) return false;
+  }
+  return true;
+}
+
+const KnownDivergence* FindExact(const KnownDivergences& list,
+                                 std::string_view class_name) {
+  for (const KnownDivergence& d : list.entries) {
+    if (d.class_name == class_name) return &d;
+  }
+  return nullptr;
+}
+
 // Checks a finished block; "" when it is whole.
 std::string Problem(const KnownDivergence& d, bool has_input,
                     const KnownDivergences& so_far) {
@@ -63,18 +102,27 @@ std::string Problem(const KnownDivergence& d, bool has_input,
     return "verdict must be \"likely bug\" or \"documented design choice: "
            "<where>\"";
   }
-  if (so_far.Find(d.class_name) != nullptr) {
+  if (FindExact(so_far, d.class_name) != nullptr) {
     return "class " + d.class_name + " listed twice";
+  }
+  if (d.includes &&
+      RulesOf(d.class_name) == std::vector<std::string_view>{"plain"}) {
+    return "match: includes needs a class with rules, not plain";
   }
   return "";
 }
 
 }  // namespace
 
+bool KnownDivergence::Covers(std::string_view seen) const {
+  return class_name == seen || (includes && Includes(class_name, seen));
+}
+
 const KnownDivergence* KnownDivergences::Find(
     std::string_view class_name) const {
+  if (const KnownDivergence* d = FindExact(*this, class_name)) return d;
   for (const KnownDivergence& d : entries) {
-    if (d.class_name == class_name) return &d;
+    if (d.Covers(class_name)) return &d;
   }
   return nullptr;
 }
@@ -139,6 +187,11 @@ std::optional<KnownDivergences> ParseKnownDivergences(std::string_view text,
         current.verdict = value;
       } else if (key == "why") {
         current.why = value;
+      } else if (key == "match") {
+        if (value != "exact" && value != "includes") {
+          return fail(line_number, "match must be \"exact\" or \"includes\"");
+        }
+        current.includes = value == "includes";
       } else {
         return fail(line_number, "unknown key \"" + std::string(key) + "\"");
       }

@@ -45,6 +45,8 @@ constexpr std::array<std::string_view, kRuleCount> kNames = {
     "utf8-invalid-unchecked",
     "string-with-nul",
     "depth-above-100",
+    "field-number-above-2^28-1",
+    "negative-zero-implicit",
 };
 
 enum class Read { kOk, kTruncated, kOverlong };
@@ -190,6 +192,9 @@ class Walker {
     }
     number = static_cast<std::uint32_t>(tag >> 3);
     wire_type = static_cast<int>(tag & 7);
+    if (number >= (std::uint32_t{1} << 28)) {
+      facts_.rules.Add(Rule::kFieldNumberAbove2To28);
+    }
     if (number == 0) {
       facts_.rules.Add(Rule::kFieldNumberZero);
       return false;
@@ -353,6 +358,19 @@ class Walker {
     return true;
   }
 
+  // -0.0 (only the sign bit set, little-endian) in an implicit-presence
+  // float or double.
+  void NegativeZero(const model::Field& f, Bytes value) {
+    if (f.has_presence || f.repeated ||
+        (f.kind != model::Kind::kFloat && f.kind != model::Kind::kDouble)) {
+      return;
+    }
+    for (std::size_t i = 0; i + 1 < value.size(); ++i) {
+      if (value[i] != 0) return;
+    }
+    if (value.back() == 0x80) facts_.rules.Add(Rule::kNegativeZeroImplicit);
+  }
+
   // A record of a known field; `values` gets how many values it holds.
   bool Known(const model::Field& f, Bytes bytes, std::size_t& pos,
              int wire_type, int depth, std::size_t& values) {
@@ -382,9 +400,13 @@ class Walker {
         Value(f, v);
         return true;
       case 1:
-        return Fixed(bytes, pos, 8);
-      case 5:
-        return Fixed(bytes, pos, 4);
+      case 5: {
+        const std::size_t width = expected == 1 ? 8 : 4;
+        const std::size_t at = pos;
+        if (!Fixed(bytes, pos, width)) return false;
+        NegativeZero(f, bytes.subspan(at, width));
+        return true;
+      }
       default:
         break;
     }

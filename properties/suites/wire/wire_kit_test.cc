@@ -244,6 +244,41 @@ TEST(WireKit, APartialDecoderIsComparedOnWhatItReads) {
             "accepts-rejected/length-past-end");
 }
 
+TEST(WireKit, AnOmittedFieldIsComparedInNeitherForm) {
+  static constexpr std::uint32_t kOmits[] = {17};  // f_nested
+  Profile omitting;
+  omitting.omits = kOmits;
+  // A decoder without f_nested: it skips the record, unread, and drops it;
+  // it accepts every input it can skip through.
+  auto without_f_nested = [](ByteSpan, Decoded& d) {
+    if (!d.accepted) {
+      d = Decoded{true, "", ""};
+      return;
+    }
+    std::unique_ptr<pb::Message> m(AllKinds().dynamic->New());
+    ASSERT_TRUE(m->ParsePartialFromString(d.reencoded));
+    m->GetReflection()->ClearField(m.get(),
+                                   m->GetDescriptor()->FindFieldByNumber(17));
+    d.reencoded = m->SerializePartialAsString();
+  };
+  // f_int32 = 150, f_nested {id: 1}, f_self {f_nested {id: 1}}.
+  const std::vector<std::uint8_t> nested_twice = {
+      0x08, 0x96, 0x01, 0x8a, 0x01, 0x02, 0x08, 0x01,
+      0x92, 0x01, 0x05, 0x8a, 0x01, 0x02, 0x08, 0x01};
+  PlantedAdapter a(without_f_nested, omitting);
+  EXPECT_EQ(CompareBytes(a, nested_twice).result, Result::kAgree);
+  PlantedAdapter undeclared(without_f_nested);
+  EXPECT_EQ(CompareBytes(undeclared, nested_twice).ClassName(),
+            "differs/plain");
+  // A malformed f_nested, which it never reads: declared.
+  const Comparison skipped = CompareBytes(a, {0x8a, 0x01, 0x01, 0x08});
+  EXPECT_EQ(skipped.result, Result::kDeclared);
+  EXPECT_EQ(skipped.declared_by, "omits");
+  // A malformation outside it still diverges.
+  EXPECT_EQ(CompareBytes(a, {0x08, 0x96, 0x01, 0x7a, 0x05}).ClassName(),
+            "accepts-rejected/length-past-end");
+}
+
 TEST(WireKit, AMissingTypeIsNoTypeNotADivergence) {
   PlantedAdapter a;
   EXPECT_EQ(CompareBytes(a, {}, oracle::FixedSubject(Fixed::kNested3)).result,
@@ -331,6 +366,41 @@ TEST(WireKnownDivergences, ParsesBlocksAndComments) {
   EXPECT_TRUE(ParseKnownDivergences("# only comments\n", &error));
 }
 
+TEST(WireKnownDivergences, AnIncludesEntryCoversSupersetsOfItsRules) {
+  std::string error;
+  const auto k = ParseKnownDivergences(
+      "class: rejects-accepted/field-number-above-2^29-1\n"
+      "type: fairwire.test.AllKinds\n"
+      "input: e1 80 80 80 60 60 60 30 30 30 60 60 60\n"
+      "match: includes\n"
+      "verdict: likely bug\n"
+      "why: rejects every tag beyond 32 bits\n"
+      "\n"
+      "class: differs/unknown-field\n"
+      "type: fairwire.test.AllKinds\n"
+      "input: a0 1f 01\n"
+      "verdict: likely bug\n"
+      "why: exact only\n",
+      &error);
+  ASSERT_TRUE(k) << error;
+  EXPECT_TRUE(k->entries[0].includes);
+  EXPECT_FALSE(k->entries[1].includes);
+  const KnownDivergence* wide = &k->entries[0];
+  EXPECT_EQ(k->Find("rejects-accepted/field-number-above-2^29-1"), wide);
+  EXPECT_EQ(k->Find("rejects-accepted/tag-non-minimal+field-number-above-2^29-"
+                    "1+unknown-field"),
+            wide);
+  // Not another parting, not a subset of its rules, not a rule's prefix.
+  EXPECT_EQ(k->Find("accepts-rejected/field-number-above-2^29-1"), nullptr);
+  EXPECT_EQ(k->Find("rejects-accepted/tag-non-minimal"), nullptr);
+  EXPECT_EQ(k->Find("rejects-accepted/field-number-above-2^29"), nullptr);
+  // An exact entry stays exact.
+  EXPECT_EQ(k->Find("differs/unknown-field+bool-above-1"), nullptr);
+  EXPECT_EQ(k->Find("differs/unknown-field"), &k->entries[1]);
+  EXPECT_TRUE(wide->Covers("rejects-accepted/field-number-above-2^29-1"));
+  EXPECT_FALSE(k->entries[1].Covers("differs/unknown-field+bool-above-1"));
+}
+
 TEST(WireKnownDivergences, NamesTheLineOfEachMalformation) {
   const std::string good =
       "class: differs/plain\ntype: fairwire.test.AllKinds\ninput: 08 01\n"
@@ -353,6 +423,9 @@ TEST(WireKnownDivergences, NamesTheLineOfEachMalformation) {
       {"class: a\ncolour: red\n", "line 2: unknown key \"colour\""},
       {"class: a\nnot a pair\n", "line 2: expected \"key: value\""},
       {good + "\n" + good, "line 7: class differs/plain listed twice"},
+      {good + "match: sometimes\n", "line 6: match must be"},
+      {good + "match: includes\n",
+       "line 1: match: includes needs a class with rules"},
   };
   for (const Bad& b : bad) {
     std::string error;

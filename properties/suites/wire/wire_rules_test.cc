@@ -79,6 +79,13 @@ const std::vector<Case>& Cases() {
       {Fixed::kAllKinds3, {0x7a, 0x01, 0xff}, Rule::kUtf8InvalidChecked},
       {Fixed::kAllKinds, {0x7a, 0x01, 0xff}, Rule::kUtf8InvalidUnchecked},
       {Fixed::kAllKinds, {0x7a, 0x02, 'a', 0x00}, Rule::kStringWithNul},
+      {Fixed::kAllKinds,
+       {0xf8, 0xff, 0xff, 0xff, 0x0f, 0x01},
+       Rule::kFieldNumberAbove2To28},
+      {Fixed::kAllKinds3,
+       {0x71, 0, 0, 0, 0, 0, 0, 0, 0x80},
+       Rule::kNegativeZeroImplicit},
+      {Fixed::kAllKinds3, {0x6d, 0, 0, 0, 0x80}, Rule::kNegativeZeroImplicit},
   };
   return cases;
 }
@@ -113,6 +120,19 @@ TEST(WireRules, PlainRecordsTouchNothing) {
   EXPECT_EQ(f.depth, 1);
   EXPECT_EQ(f.max_count, 2u);
   EXPECT_EQ(f.max_length, 2u);
+}
+
+TEST(WireRules, NegativeZeroCountsOnlyWithoutPresence) {
+  using Bytes = std::vector<std::uint8_t>;
+  // -0.0 in proto2's f_double (explicit presence) and +0.0 in proto3's.
+  EXPECT_TRUE(
+      WalkFixed(Fixed::kAllKinds, Bytes{0x71, 0, 0, 0, 0, 0, 0, 0, 0x80})
+          .rules.empty());
+  EXPECT_TRUE(WalkFixed(Fixed::kAllKinds3, Bytes{0x71, 0, 0, 0, 0, 0, 0, 0, 0})
+                  .rules.empty());
+  // A NaN with the sign bit is not -0.0.
+  EXPECT_TRUE(WalkFixed(Fixed::kAllKinds3, Bytes{0x6d, 1, 0, 0x80, 0xff})
+                  .rules.empty());
 }
 
 std::vector<std::uint8_t> NestedChain(int levels) {

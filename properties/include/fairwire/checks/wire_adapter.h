@@ -91,6 +91,14 @@ struct Profile {
   // payload of a root field it does not read (a nested message, a packed
   // run, a group) is not compared when the decoder accepts it.
   bool validates_skipped = true;
+  // Fields that the decoder's schema leaves out (their numbers, in the type
+  // being decoded, wherever that type appears inside it too): it skips them
+  // as unknown records, without looking inside. They are compared in neither
+  // form, and an input that libprotobuf rejects only for a malformation
+  // inside one of them at the root is not compared when the decoder accepts
+  // it. For a decoder whose generator cannot represent a field of the kit's
+  // schema (nanopb built with 16-bit field numbers, for instance).
+  std::span<const std::uint32_t> omits;
   // Where each choice above is documented (a URL, a file and line).
   std::string_view documented_at;
 };

@@ -16,6 +16,15 @@
 //
 // `verdict` is "likely bug" or "documented design choice: <where>" (the doc
 // or issue that says so). `input` is the payload in hex, for `type`.
+//
+// An optional `match: includes` line widens an entry from its exact class to
+// every class of the same parting whose rules include all of the entry's:
+// for a decoder that rejects (or accepts) every input touching a rule,
+// whatever else the input touches. Its class may then name fewer rules than
+// its input touches (a tag beyond 32 bits always comes with another rule);
+// the test replays the input and checks that the entry covers its class.
+// Use it only where the listed rules decide the outcome alone: it also
+// covers any other cause on such inputs.
 #ifndef FAIRWIRE_CHECKS_WIRE_KNOWN_DIVERGENCES_H_
 #define FAIRWIRE_CHECKS_WIRE_KNOWN_DIVERGENCES_H_
 
@@ -35,13 +44,18 @@ struct KnownDivergence {
   Bytes input;       // the payload
   std::string verdict;
   std::string why;
-  int line = 0;  // of its `class:` line
+  bool includes = false;  // `match: includes`
+  int line = 0;           // of its `class:` line
+
+  // Whether a divergence of class `seen` is this entry's.
+  bool Covers(std::string_view seen) const;
 };
 
 // A parsed file.
 struct KnownDivergences {
   std::vector<KnownDivergence> entries;
-  // The entry of class `class_name`, or null.
+  // The entry of class `class_name`, else an entry with `match: includes`
+  // that covers it, or null.
   const KnownDivergence* Find(std::string_view class_name) const;
 };
 

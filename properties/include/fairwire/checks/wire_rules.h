@@ -53,8 +53,12 @@ enum class Rule : std::uint8_t {
   kUtf8InvalidUnchecked,   // a proto2 string that is not valid UTF-8
   kStringWithNul,          // a string holding a NUL byte (bytes do not count)
   kDepthAboveLibprotobuf,  // nesting deeper than libprotobuf's limit (100)
+  kFieldNumberAbove2To28,  // 2^28 or more: the tag's top bit set, negative
+                           // as a signed 32-bit value
+  kNegativeZeroImplicit,   // -0.0 in a float or double without presence,
+                           // which libprotobuf keeps (its bits are not 0)
 };
-inline constexpr int kRuleCount = 29;
+inline constexpr int kRuleCount = 31;
 
 // "varint-over-10-bytes", "closed-enum-value-outside-enum", ...
 std::string_view RuleName(Rule rule);
