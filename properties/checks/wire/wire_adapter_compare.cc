@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "fairwire/models/wire_model.h"
 #include "fairwire/scenarios/wire_records.h"
@@ -76,6 +79,58 @@ void Normalise(const model::Schema& schema, const Profile& p,
   }
 }
 
+// With keeps_closed_enum_unknowns, a singular closed-enum field that met a
+// value outside its enum: such a decoder keeps the last value of any kind in
+// the field, where libprotobuf keeps the last known one there and every
+// unknown one in the unknown fields. Which value came last on the wire is not
+// in the canonical forms, so when the decoder kept exactly one value and it
+// is one of libprotobuf's, the reference takes the decoder's (in `theirs`,
+// and in every message inside it that lines up with one in `ours`).
+void AlignSingularClosedEnums(const model::Schema& schema,
+                              const model::Message& ours,
+                              model::Message& theirs) {
+  if (ours.type != theirs.type) return;
+  const model::MessageType& type =
+      schema.messages[static_cast<std::size_t>(ours.type)];
+  for (std::size_t i = 0; i < type.fields.size(); ++i) {
+    const model::Field& f = type.fields[i];
+    const std::vector<model::Message>& inner = ours.fields[i].messages;
+    std::vector<model::Message>& their_inner = theirs.fields[i].messages;
+    for (std::size_t k = 0; k < std::min(inner.size(), their_inner.size());
+         ++k) {
+      AlignSingularClosedEnums(schema, inner[k], their_inner[k]);
+    }
+    if (f.repeated || f.kind != model::Kind::kEnum ||
+        !schema.enums[static_cast<std::size_t>(f.enum_index)].closed) {
+      continue;
+    }
+    const auto is_its_value = [&](const model::UnknownRecord& r) {
+      return r.number == f.number && r.wire_type == 0;
+    };
+    std::vector<std::uint64_t> candidates = theirs.fields[i].scalars;
+    for (const model::UnknownRecord& r : theirs.unknown) {
+      if (is_its_value(r)) candidates.push_back(r.value);
+    }
+    if (candidates.size() == theirs.fields[i].scalars.size()) continue;
+    std::vector<std::uint64_t> kept = ours.fields[i].scalars;
+    std::vector<model::UnknownRecord> kept_unknown;
+    for (const model::UnknownRecord& r : ours.unknown) {
+      if (is_its_value(r)) {
+        kept.push_back(r.value);
+        kept_unknown.push_back(r);
+      }
+    }
+    if (kept.size() != 1 || std::find(candidates.begin(), candidates.end(),
+                                      kept[0]) == candidates.end()) {
+      continue;
+    }
+    theirs.fields[i] = ours.fields[i];
+    std::erase_if(theirs.unknown, is_its_value);
+    theirs.unknown.insert(theirs.unknown.end(), kept_unknown.begin(),
+                          kept_unknown.end());
+  }
+}
+
 bool Reads(const Profile& p, std::uint32_t number) {
   return p.reads_only.empty() ||
          std::find(p.reads_only.begin(), p.reads_only.end(), number) !=
@@ -101,11 +156,13 @@ void ClearOmitted(const model::Schema& schema, const Profile& p,
   }
 }
 
-// libprotobuf's canonical bytes in the comparison form.
-std::string ComparisonForm(const model::Schema& schema, const Profile& p,
-                           const std::string& canonical) {
+// libprotobuf's canonical bytes read by the model, with the profile's masks
+// that need one side only; nullopt when the model cannot read them.
+std::optional<model::Message> MaskedForm(const model::Schema& schema,
+                                         const Profile& p,
+                                         const std::string& canonical) {
   model::Message m;
-  if (!model::Decode(schema, 0, AsBytes(canonical), m).ok) return canonical;
+  if (!model::Decode(schema, 0, AsBytes(canonical), m).ok) return std::nullopt;
   if (p.keeps_closed_enum_unknowns) {
     model::TruncateClosedEnumUnknowns(schema, m);
   }
@@ -117,8 +174,28 @@ std::string ComparisonForm(const model::Schema& schema, const Profile& p,
     m.unknown.clear();
   }
   if (!p.omits.empty()) ClearOmitted(schema, p, m);
-  Normalise(schema, p, m);
-  return model::Serialize(schema, m);
+  return m;
+}
+
+// Both canonical forms in the comparison form: masked, aligned, unknown
+// records dropped or ordered, and written by the model (the canonical bytes
+// themselves where the model cannot read them).
+std::pair<std::string, std::string> ComparisonForms(const model::Schema& schema,
+                                                    const Profile& p,
+                                                    const std::string& ours,
+                                                    const std::string& theirs) {
+  std::optional<model::Message> a = MaskedForm(schema, p, ours);
+  std::optional<model::Message> b = MaskedForm(schema, p, theirs);
+  if (a && b && p.keeps_closed_enum_unknowns) {
+    AlignSingularClosedEnums(schema, *a, *b);
+  }
+  auto finish = [&](std::optional<model::Message>& m,
+                    const std::string& canonical) {
+    if (!m) return canonical;
+    Normalise(schema, p, *m);
+    return model::Serialize(schema, *m);
+  };
+  return {finish(a, ours), finish(b, theirs)};
 }
 
 std::string Side(std::string_view name, bool accepted,
@@ -212,10 +289,9 @@ Comparison CompareWithReference(DecoderAdapter& adapter,
     c.parting = Parting::kUnparseable;
     return c;
   }
-  const std::string ours = ComparisonForm(subject.model, profile,
-                                          reparsed->SerializePartialAsString());
-  const std::string theirs =
-      ComparisonForm(subject.model, profile, c.reference.canonical);
+  const auto [ours, theirs] = ComparisonForms(
+      subject.model, profile, reparsed->SerializePartialAsString(),
+      c.reference.canonical);
   if (ours != theirs) {
     c.result = Comparison::Result::kDiverge;
     c.parting = Parting::kDiffers;

@@ -165,6 +165,25 @@ TEST(WireKit, EachProfileEntryMasksWhatItDeclaresAndNothingElse) {
                 .result,
             Result::kDiverge);
 
+  // A singular closed enum met twice, 1 then 8 (outside Color): a keeping
+  // decoder's one value must be one of libprotobuf's (field 1, unknown 8).
+  Profile keeps;
+  keeps.keeps_closed_enum_unknowns = true;
+  auto answers = [&](std::string bytes) {
+    return CompareBytes(*std::make_unique<PlantedAdapter>(
+                            [bytes](ByteSpan, Decoded& d) {
+                              d = Decoded{true, bytes, ""};
+                            },
+                            keeps),
+                        {0x40, 0x01, 0x40, 0x08});
+  };
+  EXPECT_EQ(answers("\x40\x08").result, Result::kAgree);
+  EXPECT_EQ(answers("\x40\x01").result, Result::kAgree);
+  EXPECT_EQ(answers("\x40\x09").result, Result::kDiverge);
+  EXPECT_EQ(answers("").result, Result::kDiverge);
+  EXPECT_EQ(answers("\x40\x01\x40\x08").result,
+            Result::kAgree);  // as libprotobuf
+
   // ... and only those: a wrong-wire-type record of a declared field (f_float
   // as a varint) is an unknown field like any other.
   PlantedAdapter keeps_enum_only(
