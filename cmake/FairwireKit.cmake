@@ -2,7 +2,8 @@
 #     ADAPTER src...             # defines fairwire::wire::kit::Adapter() (fairwire/checks/wire_adapter.h)
 #     KNOWN_DIVERGENCES file     # the adapter's known divergences (fairwire/checks/wire_known_divergences.h)
 #     [LIBRARIES lib...]         # the decoder under test and its generated code
-#     [CORPUS dir])              # default: fairwire's wire_decode_diff corpus
+#     [CORPUS dir]               # default: fairwire's wire_decode_diff corpus
+#     [DICT file])               # default: its dictionary, wire_decode_diff.dict
 #
 # Checks a protobuf decoder that is not fairwire's with fairwire's wire
 # oracle (docs/design.md "The wire kit"). Makes:
@@ -29,7 +30,7 @@ if(NOT FAIRWIRE_KIT_CORPUS)
 endif()
 
 function(fairwire_add_decoder_kit name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "KNOWN_DIVERGENCES;CORPUS"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "KNOWN_DIVERGENCES;CORPUS;DICT"
                         "ADAPTER;LIBRARIES")
   if(NOT arg_ADAPTER)
     message(FATAL_ERROR "fairwire_add_decoder_kit(${name}): ADAPTER is required")
@@ -44,6 +45,13 @@ function(fairwire_add_decoder_kit name)
   endif()
   if(NOT arg_CORPUS)
     set(arg_CORPUS "${FAIRWIRE_KIT_CORPUS}")
+  endif()
+  if(NOT arg_DICT)
+    # wire_decode_diff's dictionary, next to its corpus (corpus/dicts/).
+    get_filename_component(corpus_root "${FAIRWIRE_KIT_CORPUS}" DIRECTORY)
+    if(EXISTS "${corpus_root}/dicts/wire_decode_diff.dict")
+      set(arg_DICT "${corpus_root}/dicts/wire_decode_diff.dict")
+    endif()
   endif()
   if(TARGET fairwire::wire_checks)
     set(checks fairwire::wire_checks)
@@ -76,7 +84,8 @@ std::string_view fairwire::wire::kit::KnownDivergencesText() {
   fairwire_add_fuzz_target(${name}_decode_diff
     SOURCES "${FAIRWIRE_KIT_DIR}/decoder_diff.cc"
     LIBRARIES ${name}_adapter
-    CORPUS "${arg_CORPUS}")
+    CORPUS "${arg_CORPUS}"
+    DICT "${arg_DICT}")
   target_compile_definitions(${name}_decode_diff_body PRIVATE
     FAIRWIRE_KIT_TARGET_NAME="${name}_decode_diff")
   # A short smoke run reports the classes it meets outside the file instead
