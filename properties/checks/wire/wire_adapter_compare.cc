@@ -69,10 +69,19 @@ void Normalise(const model::Schema& schema, const Profile& p,
              !IsClosedEnumUnknown(schema, type, r);
     });
   }
+  // By number; within a number, with keeps_closed_enum_unknowns, a closed
+  // enum's values first: the decoder kept them in the field, so where its
+  // encoder writes them among the other records of that number (a wrong
+  // wire type, say) is its own choice.
+  const auto rank = [&](const model::UnknownRecord& r) {
+    return p.keeps_closed_enum_unknowns && IsClosedEnumUnknown(schema, type, r)
+               ? 0
+               : 1;
+  };
   std::stable_sort(
       m.unknown.begin(), m.unknown.end(),
-      [](const model::UnknownRecord& a, const model::UnknownRecord& b) {
-        return a.number < b.number;
+      [&](const model::UnknownRecord& a, const model::UnknownRecord& b) {
+        return a.number != b.number ? a.number < b.number : rank(a) < rank(b);
       });
   for (model::FieldValues& values : m.fields) {
     for (model::Message& inner : values.messages) Normalise(schema, p, inner);
@@ -124,9 +133,14 @@ void AlignSingularClosedEnums(const model::Schema& schema,
                                       kept[0]) == candidates.end()) {
       continue;
     }
+    // The decoder's record goes where libprotobuf's first one was, so that
+    // the order among records of this number (wrong wire types) stays.
     theirs.fields[i] = ours.fields[i];
+    const auto first = std::find_if(theirs.unknown.begin(),
+                                    theirs.unknown.end(), is_its_value);
+    const auto at = first - theirs.unknown.begin();
     std::erase_if(theirs.unknown, is_its_value);
-    theirs.unknown.insert(theirs.unknown.end(), kept_unknown.begin(),
+    theirs.unknown.insert(theirs.unknown.begin() + at, kept_unknown.begin(),
                           kept_unknown.end());
   }
 }

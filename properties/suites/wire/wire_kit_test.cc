@@ -181,7 +181,25 @@ TEST(WireKit, EachProfileEntryMasksWhatItDeclaresAndNothingElse) {
   EXPECT_EQ(answers("\x40\x01").result, Result::kAgree);
   EXPECT_EQ(answers("\x40\x09").result, Result::kDiverge);
   EXPECT_EQ(answers("").result, Result::kDiverge);
-  EXPECT_EQ(answers("\x40\x01\x40\x08").result,
+  EXPECT_EQ(answers("\x40\x01\x40\x08").result, Result::kAgree);
+  // Nested.color as an empty len record (a wrong wire type), then 32
+  // (outside Color): the decoder keeps 32 in the field and writes it first.
+  PlantedAdapter reorders(
+      [](ByteSpan, Decoded& d) {
+        d = Decoded{true, std::string("\x20\x20\x22\x00", 4), ""};
+      },
+      keeps);
+  EXPECT_EQ(CompareBytes(reorders, {0x22, 0x00, 0x20, 0x20},
+                         oracle::FixedSubject(Fixed::kNested))
+                .result,
+            Result::kAgree);
+  // 32, then an i64 record: libprotobuf's order kept when lining up.
+  PlantedAdapter faithful({}, keeps);
+  EXPECT_EQ(CompareBytes(faithful,
+                         {0x20, 0x20, 0x21, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+                          0x20, 0x20},
+                         oracle::FixedSubject(Fixed::kNested))
+                .result,
             Result::kAgree);  // as libprotobuf
 
   // ... and only those: a wrong-wire-type record of a declared field (f_float
