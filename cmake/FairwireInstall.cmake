@@ -80,6 +80,7 @@ if(FAIRWIRE_PACKAGE_HAS_HARNESS)
   # The wire kit's target and test sources (fairwire_add_decoder_kit).
   install(FILES ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_diff.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/known_divergences_main.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_properties.cc
           DESTINATION ${_fairwire_share}/kit)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/FairwireFuzz.cmake

@@ -13,6 +13,10 @@
 #                            replay driver, manifest, corpus and fuzz-smoke tests
 #   NAME_known_divergences   the test that replays the file; ctest
 #                            known-divergences.NAME (label kit)
+#   NAME_properties          RapidCheck properties: generated messages in
+#                            every encoding variant, and corrupted; ctest
+#                            kit-properties.NAME (labels kit, property), when
+#                            RapidCheck and GoogleTest are found
 #
 # Needs fairwire_add_fuzz_target (cmake/FairwireFuzz.cmake, which includes
 # this file) and the fairwire::wire_checks library.
@@ -107,5 +111,33 @@ std::string_view fairwire::wire::kit::KnownDivergencesText() {
     target_link_options(${name}_known_divergences PRIVATE -fsanitize=fuzzer-no-link)
   endif()
   add_test(NAME known-divergences.${name} COMMAND ${name}_known_divergences)
+
+  # The RapidCheck properties, where RapidCheck, GoogleTest and fairwire's
+  # generators are found.
+  if(TARGET fairwire::generators)
+    set(generators fairwire::generators)
+  elseif(TARGET fairwire_generators)
+    set(generators fairwire_generators)
+  endif()
+  if(generators AND TARGET rapidcheck AND TARGET rapidcheck_gtest AND
+     TARGET GTest::gtest_main)
+    add_executable(${name}_properties "${FAIRWIRE_KIT_DIR}/decoder_properties.cc")
+    target_link_libraries(${name}_properties PRIVATE ${name}_adapter ${generators}
+      rapidcheck rapidcheck_gtest GTest::gtest GTest::gtest_main)
+    _fairwire_fuzz_flags(${name}_properties)
+    if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
+      target_link_options(${name}_properties PRIVATE -fsanitize=fuzzer-no-link)
+    endif()
+    if(NOT FAIRWIRE_RC_PARAMS)
+      set(FAIRWIRE_RC_PARAMS "max_success=1000")
+    endif()
+    add_test(NAME kit-properties.${name} COMMAND ${name}_properties)
+    set_tests_properties(kit-properties.${name} PROPERTIES LABELS "kit;property"
+      ENVIRONMENT "RC_PARAMS=${FAIRWIRE_RC_PARAMS}" TIMEOUT 900)
+  else()
+    message(STATUS "fairwire_add_decoder_kit(${name}): no RapidCheck, "
+                   "GoogleTest or fairwire::generators: kit-properties.${name} "
+                   "is not built")
+  endif()
   set_tests_properties(known-divergences.${name} PROPERTIES LABELS kit TIMEOUT 120)
 endfunction()
