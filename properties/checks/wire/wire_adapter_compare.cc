@@ -264,6 +264,25 @@ Comparison CompareWithReference(DecoderAdapter& adapter,
     c.detail = *v;
     return c;
   }
+  if (subject.generated != nullptr) {
+    // libprotobuf's generated code too, closed-enum unknowns truncated on
+    // both sides (its one documented difference from DynamicMessage).
+    oracle::Verdict generated =
+        oracle::DecodeWithLibprotobuf(*subject.generated, input);
+    oracle::Verdict dynamic = c.reference;
+    for (oracle::Verdict* v : {&generated, &dynamic}) {
+      if (v->ok) {
+        v->canonical =
+            oracle::TruncateEnumUnknowns(subject.model, v->canonical);
+      }
+    }
+    if (auto v = oracle::Compare("generated", generated, "libprotobuf", dynamic,
+                                 subject.model)) {
+      c.result = Comparison::Result::kOracleDisagrees;
+      c.detail = *v;
+      return c;
+    }
+  }
   // The decoder runs on every input, masked or not: a crash is a finding.
   std::optional<Decoded> decoded = adapter.Decode(subject.name, input);
   if (!decoded) {
