@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,41 @@ def _status_line(summary: dict[str, Any]) -> str:
             f"{len(summary['findings'])} distinct failure(s), {new} new.")
 
 
+# A wire-kit target's failure kind, "divergence <class>", and the lines of its
+# comparison (<target>_replay --describe) that say what the input was and
+# what each side did with it.
+DIVERGENCE = "divergence "
+INPUT_LINE = re.compile(r"^input: (\S+), (\d+) bytes: (.*)$")
+SIDE_LINE = re.compile(r"^(?!input: |rules touched: |divergence )(\S.*?) "
+                       r"(accepts|rejects)(:? ?.*)$")
+DIVERGENCE_HEADER = ["target", "class", "minimal input", "decoder under test",
+                     "libprotobuf"]
+
+
+def divergence_rows(summary: dict[str, Any]) -> list[list[str]]:
+    """One row per divergence class that a wire-kit target found: target,
+    class, the minimal input (type, size, hex) and what the decoder under
+    test and libprotobuf each did, read from the finding's comparison."""
+    rows = []
+    for f in summary["findings"]:
+        if not f["kind"].startswith(DIVERGENCE):
+            continue
+        lines = f["description"].splitlines()
+        found = [m for m in map(INPUT_LINE.match, lines) if m]
+        sides = [m for m in map(SIDE_LINE.match, lines) if m]
+        given = (f"{found[0].group(1).split('.')[-1]}, {found[0].group(2)} bytes: "
+                 f"`{found[0].group(3)}`" if found else "-")
+        said = ["-", "-"]
+        for m in sides:
+            text = m.group(2) + m.group(3).rstrip()
+            if m.group(1).startswith("libprotobuf"):
+                said[1] = text
+            elif said[0] == "-":
+                said[0] = text
+        rows.append([f["target"], f["kind"][len(DIVERGENCE):], given] + said)
+    return sorted(rows)
+
+
 def _markdown(summary: dict[str, Any], plots: list[str]) -> str:
     out = [f"# fairwire fuzz campaign {summary['id']}", "", _status_line(summary), "",
            "## Targets", "", markdown_table(summary), ""]
@@ -187,7 +223,18 @@ def _markdown(summary: dict[str, Any], plots: list[str]) -> str:
         out += notes + [""]
     for name in plots:
         out += [f"![{name[:-4]}]({name})", ""]
-    out += [PLOT_NOTE, "", "## Findings", ""]
+    out += [PLOT_NOTE, ""]
+    classes = divergence_rows(summary)
+    if classes:
+        out += ["## Divergence classes", "",
+                "One row per class that a wire-kit target found; each finding "
+                "below has its input annotated record by record.", "",
+                "| " + " | ".join(DIVERGENCE_HEADER) + " |",
+                "|" + "---|" * len(DIVERGENCE_HEADER)]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |"
+                for r in classes]
+        out.append("")
+    out += ["## Findings", ""]
     if not summary["findings"]:
         out.append("None.")
     for f in summary["findings"]:
@@ -245,7 +292,15 @@ def _html(summary: dict[str, Any], plots: dict[str, str]) -> str:
                      if s.get("note")),
              "<h2>Over time</h2><div class='plots'>",
              "".join(plots.values()), "</div>",
-             f"<p class='note'>{e(PLOT_NOTE)}</p><h2>Findings</h2>"]
+             f"<p class='note'>{e(PLOT_NOTE)}</p>"]
+    classes = divergence_rows(summary)
+    if classes:
+        parts.append("<h2>Divergence classes</h2><table><tr>" +
+                     "".join(f"<th>{e(h)}</th>" for h in DIVERGENCE_HEADER) +
+                     "</tr>" + "".join("<tr>" + "".join(
+                         f"<td>{e(c.replace('`', ''))}</td>" for c in r) + "</tr>"
+                         for r in classes) + "</table>")
+    parts.append("<h2>Findings</h2>")
     if not summary["findings"]:
         parts.append("<p>None.</p>")
     for f in summary["findings"]:

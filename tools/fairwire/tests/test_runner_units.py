@@ -24,8 +24,8 @@ from runner import cli  # noqa: E402
 from runner import project as project_mod  # noqa: E402
 from runner.engines import parse_afl_plot_data, parse_libfuzzer_line  # noqa: E402
 from runner.project import Project, RunnerError, read_manifest  # noqa: E402
-from runner.report import (coverage_svg, table_rows, text_table,  # noqa: E402
-                           write_reports)
+from runner.report import (coverage_svg, divergence_rows, table_rows,  # noqa: E402
+                           text_table, write_reports)
 from runner.triage import parse_signature  # noqa: E402
 
 ASAN_REPORT = """==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020
@@ -151,6 +151,47 @@ class Reports(unittest.TestCase):
                              ["coverage-t.svg", "execs-t.svg", "features-t.svg"])
             self.assertIn("execs/s over time", (Path(tmp) / "execs-t.svg").read_text())
             self.assertIn("![execs-t](execs-t.svg)", (Path(tmp) / "report.md").read_text())
+
+    def test_divergence_classes_get_one_row_each(self) -> None:
+        finding = {
+            "target": "upb_decode_diff", "kind": "divergence accepts-rejected/field-number-0",
+            "new": True, "signature": "s", "engine": "libfuzzer", "count": 3,
+            "inputs": ["f/x"], "minimised": True, "shrunk": False, "final_size": 2,
+            "regression": "r", "fails_on_regression": True, "detail": "d", "note": "",
+            "repro": ["x"],
+            "description": "input: fairwire.test.AllKinds, 1 bytes: 04\n"
+                           "  @0 malformed: 04\n"
+                           "rules touched: field-number-0\n"
+                           "divergence accepts-rejected/field-number-0\n"
+                           "upb (git 2020-07-30) accepts: \n"
+                           "libprotobuf (DynamicMessage) rejects (rejected)\n"}
+        other = dict(finding, target="nanopb_decode_diff",
+                     kind="divergence differs/string-with-nul",
+                     description="input: fairwire.test.Nested, 3 bytes: 1a 01 00\n"
+                                 "nanopb-0.4.7 accepts: 1a 00\n"
+                                 "    @0 #3 label:string len [0 bytes] \"\"\n"
+                                 "libprotobuf (DynamicMessage) accepts: 1a 01 00\n")
+        crash = dict(finding, kind="asan-stack-overflow", description="x")
+        summary = dict(self.SUMMARY, findings=[finding, other, crash])
+        self.assertEqual(divergence_rows(summary), [
+            ["nanopb_decode_diff", "differs/string-with-nul",
+             "Nested, 3 bytes: `1a 01 00`", "accepts: 1a 00", "accepts: 1a 01 00"],
+            ["upb_decode_diff", "accepts-rejected/field-number-0",
+             "AllKinds, 1 bytes: `04`", "accepts:", "rejects (rejected)"]])
+        with tempfile.TemporaryDirectory() as tmp:
+            write_reports(Path(tmp), summary)
+            md = (Path(tmp) / "report.md").read_text()
+            self.assertIn("## Divergence classes", md)
+            self.assertIn("| upb_decode_diff | accepts-rejected/field-number-0 |", md)
+            self.assertIn("<h2>Divergence classes</h2>",
+                          (Path(tmp) / "report.html").read_text())
+        self.assertNotIn("Divergence classes", self._markdown_of(self.SUMMARY))
+
+    @staticmethod
+    def _markdown_of(summary: dict) -> str:
+        with tempfile.TemporaryDirectory() as tmp:
+            write_reports(Path(tmp), summary)
+            return (Path(tmp) / "report.md").read_text()
 
     def test_reports_written(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
