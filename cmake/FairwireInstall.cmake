@@ -79,8 +79,12 @@ if(FAIRWIRE_PACKAGE_HAS_HARNESS)
           DESTINATION ${_fairwire_share}/fuzz)
   # The wire kit's target and test sources (fairwire_add_decoder_kit).
   install(FILES ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_diff.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_variants.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/kit_check.h
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/kit_check.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/known_divergences_main.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_properties.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/wire_packed_unpacked/mutator.cc
           DESTINATION ${_fairwire_share}/kit)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/FairwireFuzz.cmake

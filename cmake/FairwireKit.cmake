@@ -11,6 +11,9 @@
 #                            file, embedded (a change of the file reconfigures)
 #   NAME_decode_diff         fuzz target (fairwire_add_fuzz_target), with its
 #                            replay driver, manifest, corpus and fuzz-smoke tests
+#   NAME_packed_unpacked     the same over wire_packed_unpacked's input (a typed
+#                            message as given and in an encoding variant), with
+#                            its record-level mutator and corpus
 #   NAME_known_divergences   the test that replays the file; ctest
 #                            known-divergences.NAME (label kit)
 #   NAME_properties          RapidCheck properties: generated messages in
@@ -25,6 +28,13 @@ if(NOT FAIRWIRE_KIT_DIR)
   set(FAIRWIRE_KIT_DIR "${CMAKE_CURRENT_LIST_DIR}/../fuzz/kit")
 endif()
 get_filename_component(FAIRWIRE_KIT_DIR "${FAIRWIRE_KIT_DIR}" ABSOLUTE)
+# wire_packed_unpacked's record-level mutator: installed beside the kit's
+# sources, in fairwire's tree in its own target's folder.
+if(EXISTS "${FAIRWIRE_KIT_DIR}/mutator.cc")
+  set(FAIRWIRE_KIT_MUTATOR "${FAIRWIRE_KIT_DIR}/mutator.cc")
+else()
+  set(FAIRWIRE_KIT_MUTATOR "${FAIRWIRE_KIT_DIR}/../wire_packed_unpacked/mutator.cc")
+endif()
 if(NOT FAIRWIRE_KIT_CORPUS)
   if(FAIRWIRE_CORPUS_DIR)
     set(FAIRWIRE_KIT_CORPUS "${FAIRWIRE_CORPUS_DIR}/wire_decode_diff")
@@ -50,12 +60,15 @@ function(fairwire_add_decoder_kit name)
   if(NOT arg_CORPUS)
     set(arg_CORPUS "${FAIRWIRE_KIT_CORPUS}")
   endif()
-  if(NOT arg_DICT)
-    # wire_decode_diff's dictionary, next to its corpus (corpus/dicts/).
-    get_filename_component(corpus_root "${FAIRWIRE_KIT_CORPUS}" DIRECTORY)
-    if(EXISTS "${corpus_root}/dicts/wire_decode_diff.dict")
-      set(arg_DICT "${corpus_root}/dicts/wire_decode_diff.dict")
-    endif()
+  # wire_decode_diff's dictionary, next to its corpus (corpus/dicts/), and
+  # wire_packed_unpacked's corpus and dictionary beside them.
+  get_filename_component(corpus_root "${FAIRWIRE_KIT_CORPUS}" DIRECTORY)
+  if(NOT arg_DICT AND EXISTS "${corpus_root}/dicts/wire_decode_diff.dict")
+    set(arg_DICT "${corpus_root}/dicts/wire_decode_diff.dict")
+  endif()
+  set(variants_dict "")
+  if(EXISTS "${corpus_root}/dicts/wire_packed_unpacked.dict")
+    set(variants_dict "${corpus_root}/dicts/wire_packed_unpacked.dict")
   endif()
   if(TARGET fairwire::wire_checks)
     set(checks fairwire::wire_checks)
@@ -86,20 +99,29 @@ std::string_view fairwire::wire::kit::KnownDivergencesText() {
   _fairwire_fuzz_flags(${name}_adapter)
 
   fairwire_add_fuzz_target(${name}_decode_diff
-    SOURCES "${FAIRWIRE_KIT_DIR}/decoder_diff.cc"
+    SOURCES "${FAIRWIRE_KIT_DIR}/decoder_diff.cc" "${FAIRWIRE_KIT_DIR}/kit_check.cc"
     LIBRARIES ${name}_adapter
     CORPUS "${arg_CORPUS}"
     DICT "${arg_DICT}")
-  target_compile_definitions(${name}_decode_diff_body PRIVATE
-    FAIRWIRE_KIT_TARGET_NAME="${name}_decode_diff")
-  # A short smoke run reports the classes it meets outside the file instead
-  # of failing on them: a third-party decoder's next class is its finding,
-  # for a campaign to triage. Crashes and harness failures still fail.
-  foreach(engine IN ITEMS libfuzzer afl)
-    if(TEST fuzz-smoke.${engine}.${name}_decode_diff)
-      set_tests_properties(fuzz-smoke.${engine}.${name}_decode_diff PROPERTIES
-                           ENVIRONMENT FAIRWIRE_KIT_REPORT_ONLY=1)
-    endif()
+  fairwire_add_fuzz_target(${name}_packed_unpacked
+    SOURCES "${FAIRWIRE_KIT_DIR}/decoder_variants.cc"
+            "${FAIRWIRE_KIT_DIR}/kit_check.cc" "${FAIRWIRE_KIT_MUTATOR}"
+    LIBRARIES ${name}_adapter
+    CORPUS "${corpus_root}/wire_packed_unpacked"
+    DICT "${variants_dict}")
+  foreach(target IN ITEMS ${name}_decode_diff ${name}_packed_unpacked)
+    target_compile_definitions(${target}_body PRIVATE
+      FAIRWIRE_KIT_TARGET_NAME="${target}")
+    # A short smoke run reports the classes it meets outside the file
+    # instead of failing on them: a third-party decoder's next class is its
+    # finding, for a campaign to triage. Crashes and harness failures still
+    # fail.
+    foreach(engine IN ITEMS libfuzzer afl)
+      if(TEST fuzz-smoke.${engine}.${target})
+        set_tests_properties(fuzz-smoke.${engine}.${target} PROPERTIES
+                             ENVIRONMENT FAIRWIRE_KIT_REPORT_ONLY=1)
+      endif()
+    endforeach()
   endforeach()
 
   add_executable(${name}_known_divergences

@@ -39,20 +39,7 @@ std::string Describe(ByteSpan input) {
 }
 
 std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
-  const WireCase c = CaseOf(input);
-  const wire::model::Schema& schema = *wire::oracle::CaseSchemas()[c.root];
-  std::vector<Bytes> out;
-  // The input as given carries its own encoding; the canonical form is the
-  // first step down, then simpler messages.
-  const Bytes canonical = wire::scenario::EncodeCase(schema, c);
-  if (canonical.size() < input.size()) out.push_back(canonical);
-  for (wire::model::Message& m :
-       wire::scenario::SimplerMessages(schema, c.message)) {
-    WireCase simpler = c;
-    simpler.message = std::move(m);
-    out.push_back(wire::scenario::EncodeCase(schema, simpler));
-  }
-  return out;
+  return wire::scenario::SimplerCaseInputs(wire::oracle::CaseSchemas(), input);
 }
 
 }  // namespace

@@ -327,4 +327,19 @@ std::vector<model::Message> SimplerMessages(const model::Schema& schema,
   return out;
 }
 
+std::vector<Bytes> SimplerCaseInputs(const model::Schema* const schemas[2],
+                                     ByteSpan input) {
+  const WireCase c = DecodeCase(schemas, input);
+  const model::Schema& schema = *schemas[c.root];
+  std::vector<Bytes> out;
+  const Bytes canonical = EncodeCase(schema, c);
+  if (canonical.size() < input.size()) out.push_back(canonical);
+  for (model::Message& m : SimplerMessages(schema, c.message)) {
+    WireCase simpler = c;
+    simpler.message = std::move(m);
+    out.push_back(EncodeCase(schema, simpler));
+  }
+  return out;
+}
+
 }  // namespace fairwire::wire::scenario

@@ -76,6 +76,12 @@ std::string DescribeMessage(const model::Schema& schema,
 std::vector<model::Message> SimplerMessages(const model::Schema& schema,
                                             const model::Message& message);
 
+// Inputs one step simpler than `input` (a case of `schemas`), for a
+// scenario-level shrink: its canonical encoding when that is shorter (the
+// input as given carries its own encoding), then each of SimplerMessages.
+std::vector<Bytes> SimplerCaseInputs(const model::Schema* const schemas[2],
+                                     ByteSpan input);
+
 }  // namespace fairwire::wire::scenario
 
 #endif  // FAIRWIRE_SCENARIOS_WIRE_CASE_H_

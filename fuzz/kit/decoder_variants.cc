@@ -1,0 +1,93 @@
+// The wire kit's packed/unpacked target, compiled with a user's adapter
+// (fairwire_add_decoder_kit: NAME_packed_unpacked, with wire_packed_unpacked's
+// record-level mutator): wire_packed_unpacked's input, a typed message of
+// AllKinds or AllKinds3 (bit 0 of byte 0) and the encoding variant the rest
+// of byte 0 names (scenario::WireCase). The decoder under test is compared
+// with libprotobuf, as in NAME_decode_diff (kit_check.h), on the message's
+// accepted records as the input gave them and on the message written in that
+// variant: every variant of one message must decode as libprotobuf decodes
+// it, which is one message. An adapter without the case's type passes.
+#include <string>
+
+#include "fairwire/checks/wire_checks.h"
+#include "fairwire/fuzz/target.h"
+#include "fairwire/scenarios/wire_case.h"
+#include "kit_check.h"
+
+namespace fairwire::fuzz {
+namespace {
+
+using wire::scenario::WireCase;
+
+WireCase CaseOf(ByteSpan input) {
+  return wire::scenario::DecodeCase(wire::oracle::CaseSchemas(), input);
+}
+
+// The case's subject, or null when the adapter has not its type.
+const wire::oracle::Subject* SubjectOf(const WireCase& c) {
+  const wire::oracle::Subject& s =
+      wire::oracle::FixedSubject(c.root == 0 ? wire::oracle::Fixed::kAllKinds
+                                             : wire::oracle::Fixed::kAllKinds3);
+  for (const wire::oracle::Subject* d : kit::DecodedSubjects()) {
+    if (d == &s) return d;
+  }
+  return nullptr;
+}
+
+// The two payloads compared: as given, and in the case's variant.
+struct Encodings {
+  Bytes given;
+  std::string variant_name;
+  Bytes in_variant;
+};
+
+Encodings EncodingsOf(const wire::oracle::Subject& s, const WireCase& c) {
+  const wire::scenario::Variant& v = wire::scenario::AllVariants()[c.variant];
+  const std::string bytes =
+      wire::scenario::EncodeVariant(s.model, c.message, v);
+  return {c.payload, v.name, Bytes(bytes.begin(), bytes.end())};
+}
+
+std::optional<std::string> Check(ByteSpan input) {
+  if (auto v = kit::Unusable()) return v;
+  const WireCase c = CaseOf(input);
+  const wire::oracle::Subject* s = SubjectOf(c);
+  if (s == nullptr) return std::nullopt;
+  const Encodings e = EncodingsOf(*s, c);
+  if (auto v = kit::CheckPayload(*s, e.given)) {
+    return *v + "(the case's records as the input gave them)\n";
+  }
+  if (auto v = kit::CheckPayload(*s, e.in_variant)) {
+    return *v + "(the case's message written " + e.variant_name + ")\n";
+  }
+  return std::nullopt;
+}
+
+std::string Describe(ByteSpan input) {
+  const WireCase c = CaseOf(input);
+  const wire::oracle::Subject* s = SubjectOf(c);
+  if (s == nullptr) return "the adapter has not the case's type\n";
+  const Encodings e = EncodingsOf(*s, c);
+  return "as the input gave it:\n" + kit::DescribePayload(*s, e.given) +
+         "written " + e.variant_name + ":\n" +
+         kit::DescribePayload(*s, e.in_variant);
+}
+
+std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
+  return wire::scenario::SimplerCaseInputs(wire::oracle::CaseSchemas(), input);
+}
+
+}  // namespace
+
+const TargetSpec& Target() {
+  static const TargetSpec spec{
+      FAIRWIRE_KIT_TARGET_NAME,
+      "a typed message as given and in the encoding variant byte 0 names "
+      "(packed, unpacked, chunks, interleaved, padded varints, ...): the "
+      "decoder under test against libprotobuf on each, with the adapter's "
+      "declared differences masked and its known divergences listed",
+      &Check, &Describe, &ShrinkCandidates};
+  return spec;
+}
+
+}  // namespace fairwire::fuzz
