@@ -40,6 +40,15 @@ WIRE_GOALS = {
     "seed_string": 1.5,
     "packed_fixed64": 0.9,
 }
+# Kernel levels (fairwire::wire::KernelLevel), lowest first, and what each
+# must reach over libprotobuf (issue 15): the issue-5 goals for the vector
+# levels, 2x on packed_int64_10k for the portable scalar one.
+KERNEL_LEVELS = ["portable", "avx2", "avx512"]
+LEVEL_GOALS = {
+    "portable": {"packed_int64_10k": 2.0},
+    "avx2": WIRE_GOALS,
+    "avx512": WIRE_GOALS,
+}
 POLL_IMPLS = ["roundrobin", "sticky", "priority", "budgeted", "nested"]
 POLL_GOAL_SHAPES = ["20x10", "20x100"]
 POLL_GOAL = 2.0
@@ -173,6 +182,52 @@ def wire_table(runs):
             run = runs.get(n[impl])
             if run is not None and run.error:
                 lines.append(f"|   {n[impl]}: ERROR {run.error} |" + " |" * 12)
+    return lines, goals
+
+
+def level_tables(runs, context):
+    """One table per kernel level measured (wire/<workload>/fairwire@<level>),
+    each ratio against libprotobuf in the same run, and the level goals."""
+    lines, goals = [], []
+    measured = [lv for lv in KERNEL_LEVELS
+                if any(f"wire/{w}/fairwire@{lv}" in runs for w in WIRE_WORKLOADS)]
+    if not measured:
+        return lines, goals
+    have = context.get("fairwire_kernel_levels", " ".join(measured)).split()
+    missing = context.get("fairwire_kernel_levels_missing", "").split()
+    default = context.get("fairwire_default_kernel_level", "?")
+    lines += [f"Levels this machine runs: {', '.join(have) or '-'} (the "
+              f"dispatch's default: {default}); not supported here, so not "
+              f"measured: {', '.join(missing) or 'none'}.", ""]
+    for lv in measured:
+        level_goals = LEVEL_GOALS[lv]
+        lines += [f"### fairwire@{lv}", "",
+                  "| workload | libprotobuf ns/elem | fairwire ns/elem | "
+                  "speed vs libprotobuf | goal | verdict |",
+                  "|---|---:|---:|---:|---:|---|"]
+        for w in WIRE_WORKLOADS:
+            name = f"wire/{w}/fairwire@{lv}"
+            if name not in runs:
+                continue
+            lib = f"wire/{w}/libprotobuf"
+            ratio = speedup(runs, lib, name)
+            goal = level_goals.get(w)
+            lines.append(
+                f"| {w} | {fmt(med_counter(runs, lib, 'ns_per_elem'))} | "
+                f"{fmt(med_counter(runs, name, 'ns_per_elem'))} | "
+                f"{fmt_ratio(ratio)} | "
+                f"{'>= ' + format(goal, 'g') + 'x' if goal else '-'} | "
+                f"{verdict(ratio, goal) if goal else '-'} |")
+            if goal:
+                goals.append((f"wire/{w}: fairwire@{lv} >= {goal:g}x libprotobuf",
+                              fmt_ratio(ratio), verdict(ratio, goal)))
+            run = runs.get(name)
+            if run is not None and run.error:
+                lines.append(f"|   {name}: ERROR {run.error} |" + " |" * 5)
+        lines.append("")
+    for lv in missing:
+        goals.append((f"wire/*: fairwire@{lv}", "-",
+                      "not measured: this machine lacks the level"))
     return lines, goals
 
 
@@ -310,15 +365,19 @@ def main():
 
     context, runs = load(args.json)
     wire_lines, wire_goals = wire_table(runs)
+    level_lines, level_goals = level_tables(runs, context)
+    wire_goals += level_goals
     poll_lines, poll_goals = poll_table(runs)
     goals = wire_goals + poll_goals
     body = []
     if wire_lines:
         body += ["## Wire: decoding the same bytes", ""] + wire_lines + [""]
+    if level_lines:
+        body += ["## Wire: every kernel level (issue 15)", ""] + level_lines
     if poll_lines:
         body += ["## Poll: the B x P grid", ""] + poll_lines + [""]
     if goals:
-        body += ["## Goals (issue 5)", ""] + goal_table(goals) + [""]
+        body += ["## Goals (issues 5 and 15)", ""] + goal_table(goals) + [""]
     errors = [f"- {name}: {run.error}" for name, run in sorted(runs.items())
               if run.error]
     if errors:

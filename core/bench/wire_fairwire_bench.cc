@@ -1,8 +1,11 @@
 // wire/<workload>/fairwire: the dynamic decoder (fairwire::wire::Decode into a
-// reused wire::Message), against the schema built by hand in bench_schema.cc.
+// reused wire::Message), against the schema built by hand in bench_schema.cc,
+// at the level the CPU's dispatch picks; wire/<workload>/fairwire@<level>:
+// the same, forced to each kernel level this CPU supports (DecodeOptions).
 // Checked once before timing: the element count, no unknown fields, and
 // Serialize(message) equal to the workload's bytes (libprotobuf's encoding).
 #include <cstddef>
+#include <iterator>
 #include <string>
 #include <variant>
 
@@ -10,6 +13,7 @@
 #include "bench_schema.h"
 #include "bench_util.h"
 #include "fairwire/wire/decoder.h"
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/message.h"
 #include "fairwire/wire/serialize.h"
 #include "wire_bench.h"
@@ -29,7 +33,8 @@ std::size_t CountRepeated(const wire::Message& message) {
   return count;
 }
 
-void FairwireDecode(benchmark::State& state, WireWorkload workload) {
+void FairwireDecode(benchmark::State& state, WireWorkload workload,
+                    const wire::DecodeOptions& options) {
   const WorkloadData& data = GetWorkload(workload);
   const wire::Schema& schema = BenchSchema();
   const std::int32_t index = schema.FindMessage(data.message_type);
@@ -39,7 +44,7 @@ void FairwireDecode(benchmark::State& state, WireWorkload workload) {
   }
   wire::Message message(schema, index);
   const auto input = AsBytes(data.bytes);
-  const wire::DecodeStatus first = wire::Decode(input, message);
+  const wire::DecodeStatus first = wire::Decode(input, message, options);
   if (!first.ok()) {
     state.SkipWithError(
         ("fairwire rejected the workload: " + wire::ToString(first)).c_str());
@@ -58,7 +63,7 @@ void FairwireDecode(benchmark::State& state, WireWorkload workload) {
   }
   const std::uint64_t before = AllocationCount();
   for (auto _ : state) {
-    wire::DecodeStatus status = wire::Decode(input, message);
+    wire::DecodeStatus status = wire::Decode(input, message, options);
     benchmark::DoNotOptimize(status);
     benchmark::ClobberMemory();
   }
@@ -67,7 +72,44 @@ void FairwireDecode(benchmark::State& state, WireWorkload workload) {
                  AllocationCount() - before);
 }
 
-const bool registered = (RegisterWireImpl("fairwire", &FairwireDecode), true);
+template <wire::KernelLevel kLevel>
+void FairwireDecodeAt(benchmark::State& state, WireWorkload workload) {
+  FairwireDecode(state, workload, wire::DecodeOptions{.kernel = kLevel});
+}
+
+// The kernel levels of the run, in the JSON's context (bench_report.py).
+std::string LevelList(bool supported) {
+  std::string list;
+  for (const wire::KernelLevel level : wire::kKernelLevels) {
+    if (wire::CpuSupports(level) != supported) continue;
+    if (!list.empty()) list += " ";
+    list += wire::KernelLevelName(level);
+  }
+  return list;
+}
+
+const bool registered = [] {
+  RegisterWireImpl("fairwire", [](benchmark::State& state, WireWorkload w) {
+    FairwireDecode(state, w, wire::DecodeOptions{});
+  });
+  constexpr WireBenchFn kAt[] = {
+      &FairwireDecodeAt<wire::KernelLevel::kPortable>,
+      &FairwireDecodeAt<wire::KernelLevel::kAvx2>,
+      &FairwireDecodeAt<wire::KernelLevel::kAvx512>};
+  static_assert(std::size(kAt) == wire::kKernelLevels.size());
+  for (const wire::KernelLevel level : wire::kKernelLevels) {
+    if (!wire::CpuSupports(level)) continue;
+    const std::string impl = "fairwire@" + std::string(KernelLevelName(level));
+    RegisterWireImpl(impl.c_str(), kAt[static_cast<std::size_t>(level)]);
+  }
+  benchmark::AddCustomContext("fairwire_kernel_levels", LevelList(true));
+  benchmark::AddCustomContext("fairwire_kernel_levels_missing",
+                              LevelList(false));
+  benchmark::AddCustomContext(
+      "fairwire_default_kernel_level",
+      std::string(KernelLevelName(wire::DefaultKernelLevel())));
+  return true;
+}();
 
 }  // namespace
 }  // namespace fairwire::bench

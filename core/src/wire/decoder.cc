@@ -77,7 +77,7 @@ class SchemaEnumCheck {
   bool AllKnown(const std::int32_t* values, std::size_t count) const {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
     if (internal::FitsEnumAvx512(*bitmap_) &&
-        internal::BestVarintKernel() == internal::VarintKernel::kAvx512) {
+        ActiveKernelLevel() == KernelLevel::kAvx512) {
       return internal::AllInEnumAvx512(values, count, *bitmap_);
     }
 #endif
@@ -295,6 +295,19 @@ DecodeStatus Merge(std::span<const std::uint8_t> input, Message& out) {
 DecodeStatus Decode(std::span<const std::uint8_t> input, Message& out) {
   out.Clear();
   return Merge(input, out);
+}
+
+DecodeStatus Merge(std::span<const std::uint8_t> input, Message& out,
+                   const DecodeOptions& options) {
+  if (!options.kernel) return Merge(input, out);
+  const ScopedKernelLevel level(*options.kernel);
+  return Merge(input, out);
+}
+
+DecodeStatus Decode(std::span<const std::uint8_t> input, Message& out,
+                    const DecodeOptions& options) {
+  out.Clear();
+  return Merge(input, out, options);
 }
 
 }  // namespace fairwire::wire

@@ -188,8 +188,9 @@ TEST_F(DecoderTest, LongPackedFixedRecordsAppendEveryValue) {
   EXPECT_EQ(Get<std::uint64_t>(testing::kFar), far);
 }
 
-// Both block decoders (portable shifts, BMI2 pext) decode the same values.
-TEST_F(DecoderTest, PortableAndBmi2BlockDecodersAgree) {
+// Both block decoders (portable shifts; avx2: pext and vpmovmskb) decode the
+// same values.
+TEST_F(DecoderTest, PortableAndAvx2BlockDecodersAgree) {
   std::vector<std::int64_t> values;
   for (int i = 0; i < 640; ++i) {
     values.push_back(
@@ -205,27 +206,28 @@ TEST_F(DecoderTest, PortableAndBmi2BlockDecodersAgree) {
   std::vector<std::int64_t> portable(values.size());
   const std::uint8_t* p = payload;
   std::int64_t* dst = portable.data();
-  ASSERT_TRUE((internal::DecodeVarintBlocks<FieldKind::kInt64, std::int64_t,
-                                            internal::PortableGather>(
-      &p, end, begin + bytes.size(), &dst)));
+  ASSERT_TRUE(
+      (internal::DecodeVarintBlocksPortable<FieldKind::kInt64, std::int64_t>(
+          &p, end, begin + bytes.size(), &dst)));
   const auto decoded = static_cast<std::size_t>(dst - portable.data());
   EXPECT_GT(decoded, values.size() / 2);
   portable.resize(decoded);
   EXPECT_EQ(portable,
             std::vector<std::int64_t>(
                 values.begin(), values.begin() + static_cast<long>(decoded)));
-#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
-  if (internal::CpuHasBmi2()) {
-    std::vector<std::int64_t> bmi2(values.size());
-    const std::uint8_t* q = payload;
-    std::int64_t* dst2 = bmi2.data();
-    ASSERT_TRUE(
-        (internal::DecodeVarintBlocksBmi2<FieldKind::kInt64, std::int64_t>(
-            &q, end, begin + bytes.size(), &dst2)));
-    EXPECT_EQ(q, p);
-    bmi2.resize(static_cast<std::size_t>(dst2 - bmi2.data()));
-    EXPECT_EQ(bmi2, portable);
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU lacks AVX2 or BMI2";
   }
+  std::vector<std::int64_t> avx2(values.size());
+  const std::uint8_t* q = payload;
+  std::int64_t* dst2 = avx2.data();
+  ASSERT_TRUE(
+      (internal::DecodeVarintBlocksAvx2<FieldKind::kInt64, std::int64_t>(
+          &q, end, begin + bytes.size(), &dst2)));
+  EXPECT_EQ(q, p);
+  avx2.resize(static_cast<std::size_t>(dst2 - avx2.data()));
+  EXPECT_EQ(avx2, portable);
 #endif
 }
 

@@ -268,17 +268,17 @@ void CheckKindRun() {
   RC_ASSERT(p - begin == starts[got.size()]);
 }
 
-RC_GTEST_PROP(RunBulk, EveryKindsGroupStoreMatchesTheRecordLoop, ()) {
-  if (!CpuHasAvx512Varint()) return;
-  CheckKindRun<FieldKind::kInt32>();
-  CheckKindRun<FieldKind::kInt64>();
-  CheckKindRun<FieldKind::kUint32>();
-  CheckKindRun<FieldKind::kUint64>();
-  CheckKindRun<FieldKind::kSint32>();
-  CheckKindRun<FieldKind::kSint64>();
-  CheckKindRun<FieldKind::kBool>();
-  CheckKindRun<FieldKind::kEnum>();
-}
+FAIRWIRE_LEVEL_PROP(RunBulk, EveryKindsGroupStoreMatchesTheRecordLoop,
+                    KernelLevel::kAvx512, {
+                      CheckKindRun<FieldKind::kInt32>();
+                      CheckKindRun<FieldKind::kInt64>();
+                      CheckKindRun<FieldKind::kUint32>();
+                      CheckKindRun<FieldKind::kUint64>();
+                      CheckKindRun<FieldKind::kSint32>();
+                      CheckKindRun<FieldKind::kSint64>();
+                      CheckKindRun<FieldKind::kBool>();
+                      CheckKindRun<FieldKind::kEnum>();
+                    })
 #endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
 
 }  // namespace

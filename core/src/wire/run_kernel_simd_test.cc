@@ -191,31 +191,33 @@ void CheckRun(const Check& check, const Member& member,
   }
 }
 
-RC_GTEST_PROP(RunKernels, Int32RunMatchesTheRecordLoop, ()) {
-  if (!CpuHasAvx512Varint()) return;
-  CheckRun<FieldKind::kInt32>(avx512::AcceptAll{},
-                              [](std::int32_t) { return true; }, {});
-}
+FAIRWIRE_LEVEL_PROP(RunKernels, Int32RunMatchesTheRecordLoop,
+                    KernelLevel::kAvx512, {
+                      CheckRun<FieldKind::kInt32>(
+                          avx512::AcceptAll{},
+                          [](std::int32_t) { return true; }, {});
+                    })
 
-RC_GTEST_PROP(RunKernels, ClosedEnumRunStopsAtTheFirstUnknownValue, ()) {
-  if (!CpuHasAvx512Varint()) return;
-  EnumDef def = GenEnum();
-  const Schema schema = testgen::SchemaOfEnum(def);
-  const EnumBitmap& bitmap = SchemaAccess::Bitmap(schema, 0);
-  RC_PRE(FitsEnumAvx512(bitmap));
-  // Values: members, and maybe one neighbour of a member (often unknown).
-  std::vector<std::int32_t> pool = def.values;
-  if (*rc::gen::arbitrary<bool>()) {
-    pool.push_back(static_cast<std::int32_t>(
-        static_cast<std::uint32_t>(*rc::gen::elementOf(def.values)) + 1u));
-  }
-  CheckRun<FieldKind::kEnum>(
-      EnumRunCheckAvx512{&bitmap},
-      [&](std::int32_t v) {
-        return std::binary_search(def.values.begin(), def.values.end(), v);
-      },
-      pool);
-}
+FAIRWIRE_LEVEL_PROP(
+    RunKernels, ClosedEnumRunStopsAtTheFirstUnknownValue, KernelLevel::kAvx512,
+    {
+      EnumDef def = GenEnum();
+      const Schema schema = testgen::SchemaOfEnum(def);
+      const EnumBitmap& bitmap = SchemaAccess::Bitmap(schema, 0);
+      RC_PRE(FitsEnumAvx512(bitmap));
+      // Values: members, and maybe one neighbour of a member (often unknown).
+      std::vector<std::int32_t> pool = def.values;
+      if (*rc::gen::arbitrary<bool>()) {
+        pool.push_back(static_cast<std::int32_t>(
+            static_cast<std::uint32_t>(*rc::gen::elementOf(def.values)) + 1u));
+      }
+      CheckRun<FieldKind::kEnum>(
+          EnumRunCheckAvx512{&bitmap},
+          [&](std::int32_t v) {
+            return std::binary_search(def.values.begin(), def.values.end(), v);
+          },
+          pool);
+    })
 #endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
 
 }  // namespace

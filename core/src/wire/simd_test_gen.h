@@ -3,6 +3,7 @@
 #ifndef FAIRWIRE_CORE_SRC_WIRE_SIMD_TEST_GEN_H_
 #define FAIRWIRE_CORE_SRC_WIRE_SIMD_TEST_GEN_H_
 
+#include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <algorithm>
@@ -12,8 +13,22 @@
 #include <utility>
 #include <vector>
 
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/schema.h"
 #include "fairwire/wire/varint.h"
+
+// A RapidCheck property of code that only one kernel level runs: on a CPU
+// without that level the test is reported SKIPPED, naming the level as
+// untested, never passed silently. Failures print RapidCheck's reproduce
+// string, as RC_GTEST_PROP's do.
+#define FAIRWIRE_LEVEL_PROP(Suite, Name, level, ...)             \
+  TEST(Suite, Name) {                                            \
+    if (!::fairwire::wire::CpuSupports(level)) {                 \
+      GTEST_SKIP() << ::fairwire::wire::KernelLevelName(level)   \
+                   << " level untested: this CPU cannot run it"; \
+    }                                                            \
+    EXPECT_TRUE(rc::check(#Suite "." #Name, [] __VA_ARGS__));    \
+  }
 
 namespace fairwire::wire::internal::testgen {
 

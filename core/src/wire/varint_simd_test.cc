@@ -122,14 +122,11 @@ Input GenInput() {
 }
 
 // The kernels this CPU can run.
-std::vector<VarintKernel> Kernels() {
-  std::vector<VarintKernel> kernels = {VarintKernel::kPortable};
-#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
-  if (CpuHasBmi2()) kernels.push_back(VarintKernel::kBmi2);
-#endif
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-  if (CpuHasAvx512Varint()) kernels.push_back(VarintKernel::kAvx512);
-#endif
+std::vector<KernelLevel> Kernels() {
+  std::vector<KernelLevel> kernels;
+  for (const KernelLevel level : kKernelLevels) {
+    if (CpuSupports(level)) kernels.push_back(level);
+  }
   return kernels;
 }
 
@@ -151,7 +148,7 @@ std::string CheckKind(const Input& in) {
   const std::uint8_t* end = base + in.end;
   const std::vector<T> prefix = {T(1), T(0)};
   const Outcome<T> expected = Reference<K>(base, begin, end, prefix);
-  for (const VarintKernel kernel : Kernels()) {
+  for (const KernelLevel kernel : Kernels()) {
     ParseContext ctx{base, base + bytes.size(), kMaxDepth, {}};
     Outcome<T> got;
     got.values = prefix;
@@ -161,7 +158,7 @@ std::string CheckKind(const Input& in) {
     got.status = ctx.status;
     if (!(got == expected) || (q == nullptr && got.status.ok())) {
       return "kind " + kind + ", kernel " +
-             std::to_string(static_cast<int>(kernel)) + "\n  got      " +
+             std::string(KernelLevelName(kernel)) + "\n  got      " +
              Describe(got) + "\n  expected " + Describe(expected);
     }
   }
@@ -231,12 +228,13 @@ TEST(VarintKernels, EveryLengthAtEveryBlockOffsetMatchesTheReference) {
   }
 }
 
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-// The packed fixed-width append: every count around the 64-byte steps, from
-// an exact-size, misaligned source (a read outside is an ASan failure), onto
-// an output that already holds values; equal to appending one by one.
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+// The packed fixed-width append of `level`: every count around the 32- and
+// 64-byte steps, from an exact-size, misaligned source (a read outside is an
+// ASan failure), onto an output that already holds values; equal to
+// appending one by one.
 template <typename T>
-void CheckFixedAppend() {
+void CheckFixedAppend(KernelLevel level) {
   const auto count = *rc::gen::inRange<std::size_t>(0, 700);
   const auto shift = *rc::gen::inRange<std::size_t>(0, 8);
   const auto src = *rc::gen::container<std::vector<std::uint8_t>>(
@@ -246,7 +244,15 @@ void CheckFixedAppend() {
   const std::uint8_t* p = src.data() + shift;
   std::vector<T> got = prefix;
   std::vector<T> want = prefix;
-  AppendUnalignedAvx512(got, p, p + count * sizeof(T));
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if (level == KernelLevel::kAvx512) {
+    AppendUnalignedAvx512(got, p, p + count * sizeof(T));
+  } else {
+    AppendUnalignedAvx2(got, p, p + count * sizeof(T));
+  }
+#else
+  AppendUnalignedAvx2(got, p, p + count * sizeof(T));
+#endif
   for (std::size_t i = 0; i < count; ++i) {
     T value;
     std::memcpy(&value, p + i * sizeof(T), sizeof(T));
@@ -255,12 +261,20 @@ void CheckFixedAppend() {
   RC_ASSERT(got == want);
 }
 
-RC_GTEST_PROP(FixedKernels, AppendEqualsAppendingOneByOne, ()) {
-  if (!CpuHasAvx512Varint()) return;
-  CheckFixedAppend<std::uint64_t>();
-  CheckFixedAppend<std::uint32_t>();
-}
+FAIRWIRE_LEVEL_PROP(FixedKernels, Avx2AppendEqualsAppendingOneByOne,
+                    KernelLevel::kAvx2, {
+                      CheckFixedAppend<std::uint64_t>(KernelLevel::kAvx2);
+                      CheckFixedAppend<std::uint32_t>(KernelLevel::kAvx2);
+                    })
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+FAIRWIRE_LEVEL_PROP(FixedKernels, Avx512AppendEqualsAppendingOneByOne,
+                    KernelLevel::kAvx512, {
+                      CheckFixedAppend<std::uint64_t>(KernelLevel::kAvx512);
+                      CheckFixedAppend<std::uint32_t>(KernelLevel::kAvx512);
+                    })
 #endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
+#endif  // FAIRWIRE_WIRE_HAVE_AVX2_PATH
 
 }  // namespace
 }  // namespace fairwire::wire::internal

@@ -24,8 +24,10 @@
 #define FAIRWIRE_WIRE_DECODER_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/message.h"
 #include "fairwire/wire/status.h"
 
@@ -33,6 +35,13 @@ namespace fairwire::wire {
 
 // Nesting deeper than this (messages and groups together) is kDepthExceeded.
 inline constexpr int kMaxDepth = 100;
+
+// The options of one Decode or Merge call.
+struct DecodeOptions {
+  // The kernel level of this call (lowered to one the CPU supports, as
+  // SupportedLevelAtMost does); nullopt: the thread's ActiveKernelLevel().
+  std::optional<KernelLevel> kernel;
+};
 
 // Clears `out`, then decodes `input` into it. On failure returns the reason
 // and byte offset; `out` then holds partial contents that mean nothing.
@@ -43,6 +52,12 @@ DecodeStatus Decode(std::span<const std::uint8_t> input, Message& out);
 // MergeFromString does (repeated fields append, scalars overwrite, nested
 // messages merge).
 DecodeStatus Merge(std::span<const std::uint8_t> input, Message& out);
+
+// Decode and Merge with `options`: the same result at every kernel level.
+DecodeStatus Decode(std::span<const std::uint8_t> input, Message& out,
+                    const DecodeOptions& options);
+DecodeStatus Merge(std::span<const std::uint8_t> input, Message& out,
+                   const DecodeOptions& options);
 
 }  // namespace fairwire::wire
 

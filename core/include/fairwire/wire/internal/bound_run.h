@@ -74,7 +74,7 @@ struct PredicateRunCheck {
 template <bool (*IsValid)(std::int32_t)>
 bool AllValid(const std::int32_t* values, std::size_t count) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-  if (BestVarintKernel() == VarintKernel::kAvx512) {
+  if (ActiveKernelLevel() == KernelLevel::kAvx512) {
     return AllValidAvx512<IsValid>(values, count);
   }
 #endif

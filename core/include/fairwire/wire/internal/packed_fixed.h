@@ -93,6 +93,15 @@ AppendUnalignedAvx512(std::vector<T>& out, const std::uint8_t* p,
 }
 #endif
 
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+// The same append with 32-byte loads and stores, for the avx2 level.
+template <typename T>
+[[FAIRWIRE_AVX2_TARGET, gnu::flatten, gnu::noinline]] void AppendUnalignedAvx2(
+    std::vector<T>& out, const std::uint8_t* p, const std::uint8_t* end) {
+  out.insert(out.end(), UnalignedIterator<T>{p}, UnalignedIterator<T>{end});
+}
+#endif
+
 // Decodes the packed payload [p, end) of a fixed-width kind K into out.
 // Errors: kPackedSizeNotMultiple at `length_at`.
 // Kept out of line: inlined into the record loop, g++ 12 turns the append
@@ -109,8 +118,14 @@ template <FieldKind K, typename T>
   if constexpr (std::endian::native == std::endian::little &&
                 sizeof(T) == kWidth) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    if (size >= 1024 && CpuHasAvx512Varint()) {
+    if (size >= 1024 && ActiveKernelLevel() == KernelLevel::kAvx512) {
       AppendUnalignedAvx512(out, p, end);
+      return end;
+    }
+#endif
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+    if (size >= 1024 && ActiveKernelLevel() != KernelLevel::kPortable) {
+      AppendUnalignedAvx2(out, p, end);
       return end;
     }
 #endif

@@ -17,6 +17,7 @@
 #include "fairwire/wire/decoder.h"
 #include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/internal/varint_avx512.h"
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/status.h"
 #include "fairwire/wire/varint.h"
 
@@ -212,33 +213,43 @@ inline std::uint64_t TerminatorMask64(const std::uint8_t* p) {
   return mask;
 }
 
-// Gathers 7-bit groups portably (shifts and masks).
-struct PortableGather {
-  static std::uint64_t Apply(std::uint64_t word) {
+// The block operations of the portable level: 7-bit groups gathered by
+// shifts and masks, terminator bitmaps from 8-byte words.
+struct PortableBlockOps {
+  static std::uint64_t Gather(std::uint64_t word) {
     return GatherSevenBitGroups(word);
+  }
+  static std::uint64_t Terminators(const std::uint8_t* p) {
+    return TerminatorMask64(p);
   }
 };
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FAIRWIRE_WIRE_HAVE_BMI2_PATH 1
-// Gathers 7-bit groups with one BMI2 pext instruction.
-struct Bmi2Gather {
-  [[gnu::target("bmi2")]] static inline std::uint64_t Apply(
+#include <immintrin.h>
+#define FAIRWIRE_WIRE_HAVE_AVX2_PATH 1
+#define FAIRWIRE_AVX2_TARGET gnu::target("avx2,bmi,bmi2,popcnt,lzcnt")
+// The block operations of the avx2 level: one pext gathers the 7-bit
+// groups; two vpmovmskb give a block's terminator bitmap.
+struct Avx2BlockOps {
+  [[FAIRWIRE_AVX2_TARGET]] static inline std::uint64_t Gather(
       std::uint64_t word) {
-    return __builtin_ia32_pext_di(word, 0x7F7F7F7F7F7F7F7Full);
+    return _pext_u64(word, 0x7F7F7F7F7F7F7F7Full);
+  }
+  [[FAIRWIRE_AVX2_TARGET]] static inline std::uint64_t Terminators(
+      const std::uint8_t* p) {
+    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i hi =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const auto lo_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(lo));
+    const auto hi_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(hi));
+    return ~((std::uint64_t{hi_bits} << 32) | lo_bits);
   }
 };
-
-// True if the CPU has BMI2 (checked once).
-inline bool CpuHasBmi2() {
-  static const bool has = __builtin_cpu_supports("bmi2") != 0;
-  return has;
-}
 #endif
 
 // Decodes the varint of known length 1..10 at p (16 bytes readable), without
 // branches: the length selects the bytes by table.
-template <typename Gather>
+template <typename Ops>
 inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
                                        std::size_t length) {
   static constexpr std::uint64_t kLow[11] = {0,
@@ -254,7 +265,7 @@ inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
                                              ~std::uint64_t{0}};
   static constexpr std::uint64_t kHigh[11] = {
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7Full << 56, ~std::uint64_t{0}};
-  const std::uint64_t low = Gather::Apply(LoadFixed64(p) & kLow[length]);
+  const std::uint64_t low = Ops::Gather(LoadFixed64(p) & kLow[length]);
   const std::uint64_t b8 = p[8];
   const std::uint64_t b9 = p[9];
   const std::uint64_t high = ((b8 & 0x7Fu) << 56) | (b9 << 63);
@@ -265,7 +276,7 @@ inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
 // each block are readable. A terminator bitmap gives every element's length
 // up front, so element decodes do not wait on each other. Advances *p and
 // *dst; false if an element is longer than 10 bytes (left at its start).
-template <FieldKind K, typename T, typename Gather>
+template <FieldKind K, typename T, typename Ops>
 inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
                                const std::uint8_t* end,
                                const std::uint8_t* limit, T** dst_in) {
@@ -274,7 +285,7 @@ inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
   const std::uint8_t* block = p;
   bool ok = true;
   while (ok && end - block >= 64 && limit - block >= 64 + 16) {
-    std::uint64_t mask = TerminatorMask64(block);
+    std::uint64_t mask = Ops::Terminators(block);
     while (mask != 0) {
       const std::uint8_t* last = block + std::countr_zero(mask);
       mask &= mask - 1;
@@ -284,7 +295,7 @@ inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
         break;
       }
       *dst++ = static_cast<T>(
-          KindTraits<K>::Convert(DecodeKnownLength<Gather>(p, length)));
+          KindTraits<K>::Convert(DecodeKnownLength<Ops>(p, length)));
       p = last + 1;
     }
     block += 64;
@@ -294,46 +305,36 @@ inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
   return ok;
 }
 
-#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
 template <FieldKind K, typename T>
-[[gnu::target("bmi2"), gnu::flatten]] bool DecodeVarintBlocksBmi2(
+bool DecodeVarintBlocksPortable(const std::uint8_t** p, const std::uint8_t* end,
+                                const std::uint8_t* limit, T** dst) {
+  return DecodeVarintBlocks<K, T, PortableBlockOps>(p, end, limit, dst);
+}
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+template <FieldKind K, typename T>
+[[FAIRWIRE_AVX2_TARGET, gnu::flatten]] bool DecodeVarintBlocksAvx2(
     const std::uint8_t** p, const std::uint8_t* end, const std::uint8_t* limit,
     T** dst) {
-  return DecodeVarintBlocks<K, T, Bmi2Gather>(p, end, limit, dst);
+  return DecodeVarintBlocks<K, T, Avx2BlockOps>(p, end, limit, dst);
 }
 #endif
-
-// The packed-varint kernels ParsePackedVarint can use (tests force each).
-enum class VarintKernel : std::uint8_t { kPortable, kBmi2, kAvx512 };
-
-// The fastest kernel this CPU supports (checked once).
-inline VarintKernel BestVarintKernel() {
-  static const VarintKernel best = [] {
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    if (CpuHasAvx512Varint()) return VarintKernel::kAvx512;
-#endif
-#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
-    if (CpuHasBmi2()) return VarintKernel::kBmi2;
-#endif
-    return VarintKernel::kPortable;
-  }();
-  return best;
-}
 
 // Decodes the packed payload [p, end) of a varint kind K, appending to out.
 // Reserves once (one element per terminator byte), then decodes with
-// `kernel` (which the CPU must support): AVX-512 eight elements at a time,
-// or in 64-byte blocks (DecodeVarintBlocks); then the tail one by one.
+// `kernel` (which the CPU must support; tests pass each): AVX-512 eight
+// elements at a time, or in 64-byte blocks (DecodeVarintBlocks); then the tail
+// one by one.
 template <FieldKind K, typename T>
 const std::uint8_t* ParsePackedVarint(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
     std::vector<T>& out,
-    [[maybe_unused]] VarintKernel kernel = BestVarintKernel()) {
+    [[maybe_unused]] KernelLevel kernel = ActiveKernelLevel()) {
   if (p == end) return p;
   if (end[-1] >= 0x80) return FailPackedVarint(ctx, p, end);
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   constexpr bool kVectorType = std::is_same_v<T, typename KindTraits<K>::Type>;
-  const bool avx512 = kVectorType && kernel == VarintKernel::kAvx512;
+  const bool avx512 = kVectorType && kernel == KernelLevel::kAvx512;
   const std::size_t count =
       avx512 ? avx512::CountTerminators(p, end) : CountTerminators(p, end);
 #else
@@ -352,14 +353,14 @@ const std::uint8_t* ParsePackedVarint(
     if (avx512) avx512::DecodeVarints<K>(&p, end, &dst);
   }
 #endif
-#ifdef FAIRWIRE_WIRE_HAVE_BMI2_PATH
-  if (kernel != VarintKernel::kPortable) {
-    ok = DecodeVarintBlocksBmi2<K, T>(&p, end, limit, &dst);
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+  if (kernel != KernelLevel::kPortable) {
+    ok = DecodeVarintBlocksAvx2<K, T>(&p, end, limit, &dst);
   } else {
-    ok = DecodeVarintBlocks<K, T, PortableGather>(&p, end, limit, &dst);
+    ok = DecodeVarintBlocksPortable<K, T>(&p, end, limit, &dst);
   }
 #else
-  ok = DecodeVarintBlocks<K, T, PortableGather>(&p, end, limit, &dst);
+  ok = DecodeVarintBlocksPortable<K, T>(&p, end, limit, &dst);
 #endif
   for (; ok && dst != dst_end; ++dst) {
     std::uint64_t raw;

@@ -58,7 +58,7 @@ const std::uint8_t* ParseVarintRun(
   };
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   const bool vector_run =
-      check != nullptr && BestVarintKernel() == VarintKernel::kAvx512;
+      check != nullptr && ActiveKernelLevel() == KernelLevel::kAvx512;
   // Values kept since the last unknown one: the bulk check (a decode wasted
   // when a chunk holds an unknown) only after a clean stretch of a chunk.
   std::ptrdiff_t clean = avx512::kRunBulkSlots;
