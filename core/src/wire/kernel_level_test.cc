@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,8 +45,9 @@ TEST(KernelLevel, LevelsAreNestedAndTheBestIsTheHighestSupported) {
   // What this machine's tests exercise, in the test log.
   std::string levels;
   for (const KernelLevel level : kKernelLevels) {
+    if (!levels.empty()) levels += ", ";
     levels += std::string(KernelLevelName(level)) +
-              (CpuSupports(level) ? " tested, " : " UNTESTED, ");
+              (CpuSupports(level) ? " tested" : " UNTESTED");
   }
   std::printf("kernel levels on this CPU: %s\n", levels.c_str());
 }
@@ -61,6 +64,22 @@ TEST(KernelLevel, ScopesForceALevelAndRestoreThePreviousOne) {
     EXPECT_EQ(ActiveKernelLevel(), KernelLevel::kPortable);
   }
   EXPECT_EQ(ActiveKernelLevel(), before);
+}
+
+// FAIRWIRE_WIRE_KERNEL sets the process's level (ctest runs this test once
+// more with FAIRWIRE_WIRE_KERNEL=portable, and ci/check the wire tests once
+// per level).
+TEST(KernelLevel, EnvironmentVariableSetsTheProcessLevel) {
+  const char* value = std::getenv("FAIRWIRE_WIRE_KERNEL");
+  const std::optional<KernelLevel> named =
+      value == nullptr ? std::nullopt : ParseKernelLevel(value);
+  const KernelLevel want =
+      named ? SupportedLevelAtMost(*named) : BestKernelLevel();
+  EXPECT_EQ(DefaultKernelLevel(), want)
+      << "FAIRWIRE_WIRE_KERNEL=" << (value == nullptr ? "(unset)" : value);
+  EXPECT_EQ(ActiveKernelLevel(), want);
+  std::printf("decoding at kernel level %s\n",
+              KernelLevelName(ActiveKernelLevel()).data());
 }
 
 // A message whose decode takes every kernel: long packed varint and fixed
