@@ -1,7 +1,8 @@
 // Runs of unpacked records of one repeated VARINT-kind field with a one-byte
 // tag ([tag][varint][tag][varint]...), shared by the dynamic decoder and the
-// typed bindings: the AVX-512 kernel (run_avx512.h) takes the run while it
-// is regular, and a scalar loop does the rest, record by record.
+// typed bindings: a kernel takes the run while it is regular (AVX-512:
+// run_avx512.h; portable and avx2: run_blocks.h), and a record loop does the
+// rest, record by record.
 #ifndef FAIRWIRE_WIRE_INTERNAL_VARINT_RUN_H_
 #define FAIRWIRE_WIRE_INTERNAL_VARINT_RUN_H_
 
@@ -11,6 +12,7 @@
 
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/run_avx512.h"
+#include "fairwire/wire/internal/run_blocks.h"
 
 namespace fairwire::wire::internal {
 
@@ -24,24 +26,60 @@ struct AcceptAllRunCheck {};
 // The most elements ParseVarintRun adds to its output window at a time.
 inline constexpr std::size_t kMaxRunChunk = 4096;
 
+// ParseVarintRun on the portable and avx2 levels: DecodeRunBlocks at `level`
+// while 64 + 16 bytes remain, the record loop for the rest. Appends with
+// push_back and the kernel's buffered inserts (no zero-filled window).
+template <FieldKind K, typename Keep>
+const std::uint8_t* ParseVarintRunBlocks(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& out,
+    const Keep& keep, KernelLevel level) {
+  using T = typename KindTraits<K>::Type;
+  for (;;) {
+    if (end - p >= 64 + 16) {
+      p = DecodeRunBlocksAt<K>(level, p, end, ctx.limit, tag_byte, out, keep);
+    }
+    std::uint64_t raw;
+    p = ReadRaw<WireType::kVarint>(ctx, p, end, &raw);
+    if (p == nullptr) return nullptr;
+    const T value = KindTraits<K>::Convert(raw);
+    if (keep(value)) out.push_back(value);
+    if (end - p < 2 || *p != tag_byte) return p;
+    ++p;
+  }
+}
+
 // Parses the run of records [tag_byte][varint] of kind K that starts with
 // the value at p (its tag read), appending the values `keep` accepts to
 // `out` (keep(value) returns false for a value it dealt with otherwise: a
-// closed-enum value outside its enum). With a non-null `check` (which must
-// accept exactly what keep accepts, or a prefix of it), the AVX-512 kernel
-// takes the run on CPUs that have it; a check with kChecks also checks
-// the values it stored in bulk (AllKnown, exactly Accept's verdict) and is
-// used through avx512::DecodeRunBulk. Values are stored through a raw
-// pointer into a window of `out` that grows geometrically within the run up
-// to kMaxRunChunk elements at a time (so at most twice the run plus 32
-// elements are zero-filled), trimmed on the way out. Returns past the run (at
-// the next record with another tag), or nullptr on error.
+// closed-enum value outside its enum). At the thread's kernel level
+// (ActiveKernelLevel): with a non-null `check` (which must accept exactly
+// what keep accepts, or a prefix of it) at the avx512 level, the AVX-512
+// kernel takes the run; otherwise ParseVarintRunBlocks. On the AVX-512 path, a
+// check with kChecks also checks the values it stored in bulk (AllKnown,
+// exactly Accept's verdict) and is used through avx512::DecodeRunBulk. Values
+// are stored through a raw pointer into a window of `out` that grows
+// geometrically within the run up to kMaxRunChunk elements at a time (so at
+// most twice the run plus 32 elements are zero-filled), trimmed on the way out.
+// Returns past the run (at the next record with another tag), or nullptr on
+// error.
 template <FieldKind K, typename Keep, typename Check>
 const std::uint8_t* ParseVarintRun(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
     std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& out,
     const Keep& keep, [[maybe_unused]] const Check* check) {
   using T = typename KindTraits<K>::Type;
+  const KernelLevel level = ActiveKernelLevel();
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  const bool vector_run = check != nullptr && level == KernelLevel::kAvx512;
+  if (!vector_run) {
+    return ParseVarintRunBlocks<K>(
+        ctx, p, end, tag_byte, out, keep,
+        level == KernelLevel::kAvx512 ? KernelLevel::kAvx2 : level);
+  }
+#else
+  return ParseVarintRunBlocks<K>(ctx, p, end, tag_byte, out, keep, level);
+#endif
   std::size_t chunk = 8;
   std::size_t used = out.size();
   out.resize(used + chunk);
@@ -57,8 +95,6 @@ const std::uint8_t* ParseVarintRun(
     dst_end = out.data() + out.size();
   };
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-  const bool vector_run =
-      check != nullptr && ActiveKernelLevel() == KernelLevel::kAvx512;
   // Values kept since the last unknown one: the bulk check (a decode wasted
   // when a chunk holds an unknown) only after a clean stretch of a chunk.
   std::ptrdiff_t clean = avx512::kRunBulkSlots;
@@ -66,7 +102,7 @@ const std::uint8_t* ParseVarintRun(
   const std::uint8_t* result;
   for (;;) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    if (vector_run && end - p >= 64) {
+    if (end - p >= 64) {
       while (dst_end - dst < avx512::kRunBlockSlots) grow();
       if constexpr (Check::kChecks) {
         // Checked in bulk after decoding where unknowns are rare; per
