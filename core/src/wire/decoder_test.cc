@@ -183,8 +183,9 @@ TEST_F(DecoderTest, LongPackedFixedRecordsAppendEveryValue) {
   w.WritePacked(testing::kFixed32, FieldKind::kFixed32, fixed);
   w.WritePacked(testing::kFar, FieldKind::kFixed64, far);
   ASSERT_TRUE(Run(B(w.data())).ok());
-  fixed.insert(fixed.begin(), {7, 8});
-  EXPECT_EQ(Get<std::uint32_t>(testing::kFixed32), fixed);
+  std::vector<std::uint32_t> want = {7, 8};
+  want.insert(want.end(), fixed.begin(), fixed.end());
+  EXPECT_EQ(Get<std::uint32_t>(testing::kFixed32), want);
   EXPECT_EQ(Get<std::uint64_t>(testing::kFar), far);
 }
 

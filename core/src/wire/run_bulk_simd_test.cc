@@ -191,7 +191,7 @@ RC_GTEST_PROP(RunBulk, ClosedEnumRunMatchesTheRecordLoop, ()) {
   const auto is_member = [&](std::int32_t v) {
     return std::binary_search(def.values.begin(), def.values.end(), v);
   };
-  RC_TAG(CpuHasAvx512Varint() ? "AVX-512" : "scalar only");
+  RC_TAG(CpuSupports(KernelLevel::kAvx512) ? "AVX-512" : "scalar only");
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   const EnumRunCheckAvx512 check{&bitmap};
   CheckLongRun(check, is_member, def.values);

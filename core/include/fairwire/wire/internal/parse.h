@@ -247,9 +247,17 @@ struct Avx2BlockOps {
 };
 #endif
 
+// True if a varint of kind K means only its low 32 bits (Convert truncates
+// first): bytes 8 and 9 of such a varint never matter.
+template <FieldKind K>
+inline constexpr bool kLow32Kind =
+    K == FieldKind::kInt32 || K == FieldKind::kUint32 ||
+    K == FieldKind::kSint32 || K == FieldKind::kEnum;
+
 // Decodes the varint of known length 1..10 at p (16 bytes readable), without
-// branches: the length selects the bytes by table.
-template <typename Ops>
+// branches: the length selects the bytes by table. With kLow32, only the low
+// 32 bits of the result are right (bytes 8 and 9 are not read).
+template <typename Ops, bool kLow32 = false>
 inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
                                        std::size_t length) {
   static constexpr std::uint64_t kLow[11] = {0,
@@ -266,6 +274,7 @@ inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
   static constexpr std::uint64_t kHigh[11] = {
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7Full << 56, ~std::uint64_t{0}};
   const std::uint64_t low = Ops::Gather(LoadFixed64(p) & kLow[length]);
+  if constexpr (kLow32) return low;
   const std::uint64_t b8 = p[8];
   const std::uint64_t b9 = p[9];
   const std::uint64_t high = ((b8 & 0x7Fu) << 56) | (b9 << 63);
@@ -294,8 +303,8 @@ inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
         ok = false;
         break;
       }
-      *dst++ = static_cast<T>(
-          KindTraits<K>::Convert(DecodeKnownLength<Ops>(p, length)));
+      *dst++ = static_cast<T>(KindTraits<K>::Convert(
+          DecodeKnownLength<Ops, kLow32Kind<K>>(p, length)));
       p = last + 1;
     }
     block += 64;

@@ -66,8 +66,8 @@ inline const std::uint8_t* DecodeRunBlocks(
         regular = false;  // the record loop reads this one
         break;
       }
-      const T value = static_cast<T>(
-          KindTraits<K>::Convert(DecodeKnownLength<Ops>(p, length)));
+      const T value = static_cast<T>(KindTraits<K>::Convert(
+          DecodeKnownLength<Ops, kLow32Kind<K>>(p, length)));
       if (keep(value)) buffer[buffered++] = value;
       p = tag + 1;
     }
