@@ -74,6 +74,13 @@ class SchemaEnumCheck {
     return outliers_ && InEnumOutlier(*msg_, *field_, value);
   }
 
+  // The bitmap's answer alone (false for far outliers).
+  [[gnu::always_inline]] bool ContainsInline(std::int32_t value) const {
+    const auto offset =
+        static_cast<std::uint64_t>(std::int64_t{value} - std::int64_t{base_});
+    return offset < span_ && ((bits_[offset >> 6] >> (offset & 63)) & 1u) != 0;
+  }
+
   bool AllKnown(const std::int32_t* values, std::size_t count) const {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
     if (internal::FitsEnumAvx512(*bitmap_) &&

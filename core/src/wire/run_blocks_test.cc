@@ -73,6 +73,18 @@ struct Outcome {
 // Rejects values whose low bits are 3 (a closed enum's unknown values).
 bool Rejected(std::int64_t value) { return (value & 7) == 3; }
 
+// A keep with Accepts, as closed enums' runs have (ClosedEnumKeep): the
+// kernel stops at a value Accepts refuses, and the record loop asks keep.
+struct KeepWithAccepts {
+  std::vector<std::int64_t>* rejected;
+  bool operator()(std::int64_t value) const {
+    if (!Rejected(value)) return true;
+    rejected->push_back(value);
+    return false;
+  }
+  bool Accepts(std::int64_t value) const { return !Rejected(value); }
+};
+
 // The record-at-a-time rule (ReadVarintSlow), and each record's value start.
 Outcome ReferenceRun(const std::vector<std::uint8_t>& bytes,
                      std::uint8_t tag_byte,
@@ -163,6 +175,18 @@ void CheckRunAt(KernelLevel level) {
   want.kept = before;
   want.kept.insert(want.kept.end(), expected.kept.begin(), expected.kept.end());
   RC_ASSERT(got == want);
+
+  // With a keep that has Accepts: the same.
+  Outcome accepting;
+  accepting.kept = before;
+  ParseContext ctx2{begin, end, kMaxDepth, {}};
+  const std::uint8_t* r = ParseVarintRun<FieldKind::kInt64>(
+      ctx2, begin, end, tag_byte, accepting.kept,
+      KeepWithAccepts{&accepting.rejected}, &kAcceptAll);
+  accepting.stopped = r == nullptr ? -1 : r - begin;
+  accepting.error = ctx2.status.error;
+  accepting.offset = ctx2.status.offset;
+  RC_ASSERT(accepting == want);
 }
 
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {

@@ -89,6 +89,7 @@ struct PredicateEnumCheck {
   static constexpr bool kMayReject = true;
   static constexpr bool Closed() { return true; }
   static bool Contains(std::int32_t value) { return IsValid(value); }
+  static bool ContainsInline(std::int32_t value) { return IsValid(value); }
   static bool AllKnown(const std::int32_t* values, std::size_t count) {
     return AllValid<IsValid>(values, count);
   }

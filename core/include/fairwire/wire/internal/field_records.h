@@ -56,6 +56,10 @@ namespace fairwire::wire::internal {
 //                                      Closed() is then called)
 //   bool Closed() const                this field rejects values
 //   bool Contains(std::int32_t) const  the value is in the enum
+//   bool ContainsInline(std::int32_t) const
+//                                      Contains without a call (false for
+//                                      members it cannot tell: the record
+//                                      loop then asks Contains)
 //   bool AllKnown(const std::int32_t*, std::size_t) const
 //                                      all of them are (packed records)
 //   const Check* RunCheck() const      the run kernel's check (exactly
@@ -76,6 +80,24 @@ void ReserveMore(V& v, std::size_t n) {
   if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
 }
 
+// The keep of a closed enum's runs (ParseVarintRun): a member is kept, any
+// other value goes to the unknown fields. Accepts is the run kernel's test
+// (no call in its loop: a value it refuses stops the kernel, and the record
+// loop then asks keep).
+template <typename Check, typename Sink>
+struct ClosedEnumKeep {
+  const Check& check;
+  const Sink& sink;
+  bool operator()(std::int32_t value) const {
+    if (check.Contains(value)) return true;
+    sink.AddUnknown(static_cast<std::uint64_t>(std::int64_t{value}));
+    return false;
+  }
+  [[gnu::always_inline]] bool Accepts(std::int32_t value) const {
+    return check.ContainsInline(value);
+  }
+};
+
 // A run of unpacked records of a repeated VARINT-kind field whose tag is
 // the one byte `tag_byte`, p at the first value (ParseVarintRun), into the
 // sink's vector. Closed-enum values outside the enum go to the unknown
@@ -90,11 +112,7 @@ const std::uint8_t* ParseRecordRun(ParseContext& ctx, const std::uint8_t* p,
     const auto check = sink.EnumCheck();
     if constexpr (decltype(check)::kMayReject) {
       if (check.Closed()) {
-        const auto keep = [&](std::int32_t value) {
-          if (check.Contains(value)) return true;
-          sink.AddUnknown(static_cast<std::uint64_t>(std::int64_t{value}));
-          return false;
-        };
+        const ClosedEnumKeep<decltype(check), Sink> keep{check, sink};
         return ParseVarintRun<K>(ctx, p, end, tag_byte, sink.vector(), keep,
                                  check.RunCheck());
       }

@@ -32,11 +32,12 @@ inline constexpr std::size_t kRunBlocksBuffer = 256;
 // Takes the records of the run from the value at p (its tag read) while 64
 // bytes of the run's input remain from p and 80 of the whole input
 // (`limit`); appends the values `keep` accepts to out (keep(value) false: a
-// value it dealt with otherwise). Each window of 64 bytes starts at a value:
-// its bitmap's terminators pair up as (value end, tag), and a record is taken
-// while its pair is whole, its value at most 10 bytes and its tag the run's
-// at the byte after the value. Returns the start of the first value not
-// taken.
+// value it dealt with otherwise). A keep with Accepts(value) (a test without
+// calls) is asked that instead, and a value it refuses stops the kernel. Each
+// window of 64 bytes starts at a value: its bitmap's terminators pair up as
+// (value end, tag), and a record is taken while its pair is whole, its value at
+// most 10 bytes and its tag the run's at the byte after the value. Returns the
+// start of the first value not taken.
 template <FieldKind K, typename Ops, typename Keep>
 inline const std::uint8_t* DecodeRunBlocks(
     const std::uint8_t* p, const std::uint8_t* end, const std::uint8_t* limit,
@@ -68,7 +69,15 @@ inline const std::uint8_t* DecodeRunBlocks(
       }
       const T value = static_cast<T>(KindTraits<K>::Convert(
           DecodeKnownLength<Ops, kLow32Kind<K>>(p, length)));
-      if (keep(value)) buffer[buffered++] = value;
+      if constexpr (requires { keep.Accepts(value); }) {
+        if (!keep.Accepts(value)) {
+          regular = false;  // the record loop asks keep about it
+          break;
+        }
+        buffer[buffered++] = value;
+      } else {
+        if (keep(value)) buffer[buffered++] = value;
+      }
       p = tag + 1;
     }
     if (p == window) break;
