@@ -118,14 +118,19 @@ Outcome ReferenceRun(const std::vector<std::uint8_t>& bytes,
 void CheckRunAt(KernelLevel level) {
   const auto tag_byte =
       static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
-  // Exact-size input: a read past it is an ASan failure.
   const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
   if (bytes.empty()) return;
   std::vector<std::ptrdiff_t> starts;
   const Outcome expected = ReferenceRun(bytes, tag_byte, &starts);
   RC_TAG(expected.kept.size() / 64 * 64);
-  const std::uint8_t* const begin = bytes.data();
+  // The run, then maybe more of the input (as after a nested message's
+  // run), in an exact-size buffer: a read past it is an ASan failure.
+  std::vector<std::uint8_t> input = bytes;
+  const auto after = *rc::gen::element<std::size_t>(0, 0, 1, 15, 16, 80, 100);
+  input.resize(bytes.size() + after, tag_byte);
+  const std::uint8_t* const begin = input.data();
   const std::uint8_t* const end = begin + bytes.size();
+  const std::uint8_t* const limit = begin + input.size();
   const std::vector<std::int64_t> before = {7, -7};
 
   // Alone: a prefix of the records, ending at a value's start.
@@ -137,7 +142,7 @@ void CheckRunAt(KernelLevel level) {
     return false;
   };
   const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
-      level, begin, end, end, tag_byte, alone.kept, keep_alone);
+      level, begin, end, limit, tag_byte, alone.kept, keep_alone);
   const std::size_t taken = alone.kept.size() - 2 + alone.rejected.size();
   RC_ASSERT(taken < starts.size());
   RC_ASSERT(p - begin == starts[taken]);
@@ -159,7 +164,7 @@ void CheckRunAt(KernelLevel level) {
   const ScopedKernelLevel forced(level);
   Outcome got;
   got.kept = before;
-  ParseContext ctx{begin, end, kMaxDepth, {}};
+  ParseContext ctx{begin, limit, kMaxDepth, {}};
   const auto keep = [&](std::int64_t value) {
     if (!Rejected(value)) return true;
     got.rejected.push_back(value);
@@ -179,7 +184,7 @@ void CheckRunAt(KernelLevel level) {
   // With a keep that has Accepts: the same.
   Outcome accepting;
   accepting.kept = before;
-  ParseContext ctx2{begin, end, kMaxDepth, {}};
+  ParseContext ctx2{begin, limit, kMaxDepth, {}};
   const std::uint8_t* r = ParseVarintRun<FieldKind::kInt64>(
       ctx2, begin, end, tag_byte, accepting.kept,
       KeepWithAccepts{&accepting.rejected}, &kAcceptAll);
@@ -187,6 +192,47 @@ void CheckRunAt(KernelLevel level) {
   accepting.error = ctx2.status.error;
   accepting.offset = ctx2.status.offset;
   RC_ASSERT(accepting == want);
+}
+
+// A run whose last byte is its tag, with the input going on past the run
+// (as in a nested message): the record loop stops at that tag, so the kernel
+// must not take the record before it (it would return the run's end as a
+// value's start). Every run length from 20 to 90 records of values of 1, 2
+// or 3 bytes (or a mix), so that the last tag falls at every position of
+// the kernel's last window.
+TEST(RunBlocks, ARunEndingInItsTagStopsAtTheTagAtEveryLevel) {
+  constexpr std::uint8_t kTag = 0x08;
+  for (int width : {1, 2, 3, 0}) {
+    for (std::size_t records = 20; records <= 90; ++records) {
+      std::vector<std::uint8_t> bytes;
+      for (std::size_t i = 0; i < records; ++i) {
+        const int w = width != 0 ? width : static_cast<int>(i % 3) + 1;
+        for (int b = 1; b < w; ++b) bytes.push_back(0x81);
+        bytes.push_back(0x01);  // the value's last byte
+        bytes.push_back(kTag);
+      }
+      const std::size_t run = bytes.size();
+      bytes.resize(run + 80, 0x01);  // what follows the run in the input
+      for (const KernelLevel level : kKernelLevels) {
+        if (!CpuSupports(level)) continue;
+        const ScopedKernelLevel forced(level);
+        const std::uint8_t* begin = bytes.data();
+        ParseContext ctx{begin, begin + bytes.size(), kMaxDepth, {}};
+        std::vector<std::int64_t> out;
+        static constexpr AcceptAllRunCheck kAcceptAll{};
+        const std::uint8_t* q = ParseVarintRun<FieldKind::kInt64>(
+            ctx, begin, begin + run, kTag, out,
+            [](std::int64_t) { return true; }, &kAcceptAll);
+        ASSERT_NE(q, nullptr)
+            << KernelLevelName(level) << ", width " << width << ", " << records
+            << " records: " << ToString(ctx.status);
+        ASSERT_EQ(q - begin, static_cast<std::ptrdiff_t>(run - 1))
+            << KernelLevelName(level) << ", width " << width << ", " << records
+            << " records";
+        ASSERT_EQ(out.size(), records) << KernelLevelName(level);
+      }
+    }
+  }
 }
 
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {

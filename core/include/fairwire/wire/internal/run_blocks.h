@@ -29,8 +29,8 @@ namespace fairwire::wire::internal {
 // zero-fill of the output, one append per few blocks).
 inline constexpr std::size_t kRunBlocksBuffer = 256;
 
-// Takes the records of the run from the value at p (its tag read) while 64
-// bytes of the run's input remain from p and 80 of the whole input
+// Takes the records of the run from the value at p (its tag read) while
+// more than 64 bytes of the run's input remain from p and 80 of the whole input
 // (`limit`); appends the values `keep` accepts to out (keep(value) false: a
 // value it dealt with otherwise). A keep with Accepts(value) (a test without
 // calls) is asked that instead, and a value it refuses stops the kernel. Each
@@ -47,7 +47,9 @@ inline const std::uint8_t* DecodeRunBlocks(
   T buffer[kRunBlocksBuffer];
   std::size_t buffered = 0;
   bool regular = true;
-  while (regular && end - p >= 64 && limit - p >= 64 + 16) {
+  // More than 64 bytes of the run from the window: a tag in the window has
+  // a byte after it in the run (the record loop's condition to go on).
+  while (regular && end - p > 64 && limit - p >= 64 + 16) {
     const std::uint8_t* const window = p;
     std::uint64_t mask = Ops::Terminators(window);
     // A window holds at most 32 whole records.
