@@ -117,19 +117,20 @@ template <FieldKind K, typename T>
   }
   if constexpr (std::endian::native == std::endian::little &&
                 sizeof(T) == kWidth) {
+    if (size >= 1024) {
+      [[maybe_unused]] const KernelLevel level = ActiveKernelLevel();
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-    if (size >= 1024 && ActiveKernelLevel() == KernelLevel::kAvx512) {
-      AppendUnalignedAvx512(out, p, end);
-      return end;
-    }
+      if (level == KernelLevel::kAvx512) {
+        AppendUnalignedAvx512(out, p, end);
+        return end;
+      }
 #endif
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
-    if (size >= 1024 && ActiveKernelLevel() != KernelLevel::kPortable) {
-      AppendUnalignedAvx2(out, p, end);
-      return end;
-    }
+      if (level == KernelLevel::kAvx2) {
+        AppendUnalignedAvx2(out, p, end);
+        return end;
+      }
 #endif
-    if (size >= 1024) {
       // The portable level: the C library's memcpy (a zero-fill first, but
       // both passes at the library's speed; the element loop below compiles
       // to 16-byte moves, half of libprotobuf's memcpy speed here).

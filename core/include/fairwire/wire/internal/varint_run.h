@@ -49,37 +49,21 @@ const std::uint8_t* ParseVarintRunBlocks(
   }
 }
 
-// Parses the run of records [tag_byte][varint] of kind K that starts with
-// the value at p (its tag read), appending the values `keep` accepts to
-// `out` (keep(value) returns false for a value it dealt with otherwise: a
-// closed-enum value outside its enum). At the thread's kernel level
-// (ActiveKernelLevel): with a non-null `check` (which must accept exactly
-// what keep accepts, or a prefix of it) at the avx512 level, the AVX-512
-// kernel takes the run; otherwise ParseVarintRunBlocks. On the AVX-512 path, a
-// check with kChecks also checks the values it stored in bulk (AllKnown,
-// exactly Accept's verdict) and is used through avx512::DecodeRunBulk. Values
-// are stored through a raw pointer into a window of `out` that grows
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+// ParseVarintRun on the avx512 level, with a run check: the AVX-512 kernel
+// takes the run while it is regular, the record loop the rest. A check with
+// kChecks also checks the values it stored in bulk (AllKnown, exactly
+// Accept's verdict) and is used through avx512::DecodeRunBulk. Values are
+// stored through a raw pointer into a window of `out` that grows
 // geometrically within the run up to kMaxRunChunk elements at a time (so at
-// most twice the run plus 32 elements are zero-filled), trimmed on the way out.
-// Returns past the run (at the next record with another tag), or nullptr on
-// error.
+// most twice the run plus 32 elements are zero-filled), trimmed on the way
+// out.
 template <FieldKind K, typename Keep, typename Check>
-const std::uint8_t* ParseVarintRun(
+const std::uint8_t* ParseVarintRunAvx512(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
     std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& out,
-    const Keep& keep, [[maybe_unused]] const Check* check) {
+    const Keep& keep, const Check& check) {
   using T = typename KindTraits<K>::Type;
-  const KernelLevel level = ActiveKernelLevel();
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-  const bool vector_run = check != nullptr && level == KernelLevel::kAvx512;
-  if (!vector_run) {
-    return ParseVarintRunBlocks<K>(
-        ctx, p, end, tag_byte, out, keep,
-        level == KernelLevel::kAvx512 ? KernelLevel::kAvx2 : level);
-  }
-#else
-  return ParseVarintRunBlocks<K>(ctx, p, end, tag_byte, out, keep, level);
-#endif
   std::size_t chunk = 8;
   std::size_t used = out.size();
   out.resize(used + chunk);
@@ -94,14 +78,11 @@ const std::uint8_t* ParseVarintRun(
     dst = out.data() + used;
     dst_end = out.data() + out.size();
   };
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   // Values kept since the last unknown one: the bulk check (a decode wasted
   // when a chunk holds an unknown) only after a clean stretch of a chunk.
   std::ptrdiff_t clean = avx512::kRunBulkSlots;
-#endif
   const std::uint8_t* result;
   for (;;) {
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
     if (end - p >= 64) {
       while (dst_end - dst < avx512::kRunBlockSlots) grow();
       if constexpr (Check::kChecks) {
@@ -109,19 +90,18 @@ const std::uint8_t* ParseVarintRun(
         // group of eight within a chunk's length of the last one.
         if (clean >= avx512::kRunBulkSlots) {
           if (!avx512::DecodeRunBulk<K>(&p, end, tag_byte, &dst, dst_end,
-                                        *check)) {
+                                        check)) {
             clean = 0;
           }
         } else {
           T* const before = dst;
-          avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
+          avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, check);
           clean += dst - before;
         }
       } else {
-        avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, *check);
+        avx512::DecodeRun<K>(&p, end, tag_byte, &dst, dst_end, check);
       }
     }
-#endif
     std::uint64_t raw;
     p = ReadRaw<WireType::kVarint>(ctx, p, end, &raw);
     if (p == nullptr) {
@@ -130,9 +110,7 @@ const std::uint8_t* ParseVarintRun(
     }
     const T value = KindTraits<K>::Convert(raw);
     if (!keep(value)) {
-#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
       clean = 0;
-#endif
     } else {
       if (dst == dst_end) [[unlikely]] {
         grow();
@@ -147,6 +125,35 @@ const std::uint8_t* ParseVarintRun(
   }
   out.resize(static_cast<std::size_t>(dst - out.data()));
   return result;
+}
+
+#endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
+
+// Parses the run of records [tag_byte][varint] of kind K that starts with
+// the value at p (its tag read), appending the values `keep` accepts to
+// `out` (keep(value) returns false for a value it dealt with otherwise: a
+// closed-enum value outside its enum), at the thread's kernel level
+// (ActiveKernelLevel): ParseVarintRunAvx512 at the avx512 level when
+// `check` is non-null (it must accept exactly what keep accepts, or a prefix
+// of it), ParseVarintRunBlocks otherwise (at avx2 in place of avx512).
+// Returns past the run (at the next record with another tag), or nullptr on
+// error.
+template <FieldKind K, typename Keep, typename Check>
+const std::uint8_t* ParseVarintRun(
+    ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
+    std::uint8_t tag_byte, std::vector<typename KindTraits<K>::Type>& out,
+    const Keep& keep, [[maybe_unused]] const Check* check) {
+  const KernelLevel level = ActiveKernelLevel();
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+  if (level == KernelLevel::kAvx512) {
+    if (check != nullptr) {
+      return ParseVarintRunAvx512<K>(ctx, p, end, tag_byte, out, keep, *check);
+    }
+    return ParseVarintRunBlocks<K>(ctx, p, end, tag_byte, out, keep,
+                                   KernelLevel::kAvx2);
+  }
+#endif
+  return ParseVarintRunBlocks<K>(ctx, p, end, tag_byte, out, keep, level);
 }
 
 }  // namespace fairwire::wire::internal
