@@ -131,13 +131,6 @@ template <FieldKind K, typename T>
         return end;
       }
 #endif
-      // The portable level: the C library's memcpy (a zero-fill first, but
-      // both passes at the library's speed; the element loop below compiles
-      // to 16-byte moves, half of libprotobuf's memcpy speed here).
-      const std::size_t old_size = out.size();
-      out.resize(old_size + size / kWidth);
-      std::memcpy(out.data() + old_size, p, size);
-      return end;
     }
     // Appended without zero-filling first: one pass over the payload.
     out.insert(out.end(), UnalignedIterator<T>{p}, UnalignedIterator<T>{end});
