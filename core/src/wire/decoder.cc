@@ -11,6 +11,7 @@
 
 #include "fairwire/wire/internal/access.h"
 #include "fairwire/wire/internal/enum_avx512.h"
+#include "fairwire/wire/internal/enum_bitmap_avx2.h"
 #include "fairwire/wire/internal/field_records.h"
 #include "fairwire/wire/internal/parse.h"
 
@@ -81,11 +82,24 @@ class SchemaEnumCheck {
     return offset < span_ && ((bits_[offset >> 6] >> (offset & 63)) & 1u) != 0;
   }
 
+  // The bitmap and the far values (members all, exactly Contains).
+  internal::EnumBitmapView InlineBitmap() const {
+    return bitmap_ != nullptr ? internal::ViewOf(*bitmap_)
+                              : internal::EnumBitmapView{};
+  }
+
   bool AllKnown(const std::int32_t* values, std::size_t count) const {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
     if (internal::FitsEnumAvx512(*bitmap_) &&
         ActiveKernelLevel() == KernelLevel::kAvx512) {
       return internal::AllInEnumAvx512(values, count, *bitmap_);
+    }
+#endif
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+    if (ActiveKernelLevel() != KernelLevel::kPortable) {
+      return internal::AllKnownAvx2(
+          InlineBitmap(), values, count,
+          [this](std::int32_t value) { return Contains(value); });
     }
 #endif
     bool all_known = true;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/wire/internal/packed_varint.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/serialize.h"
 #include "fairwire/wire/writer.h"

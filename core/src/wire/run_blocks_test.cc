@@ -21,98 +21,23 @@
 namespace fairwire::wire::internal {
 namespace {
 
-using testgen::AppendVarint;
+using testgen::GenRunBytes;
+using Outcome = testgen::RunOutcome<std::int64_t>;
 
-// A run's bytes from its first value: mostly the run's tag between values,
-// maybe a foreign tag (one or two bytes) at one record, maybe an 11-byte
-// varint, maybe cut anywhere.
-std::vector<std::uint8_t> GenRunBytes(std::uint8_t tag_byte) {
-  std::vector<std::uint8_t> out;
-  const auto records = *rc::gen::resize(100, rc::gen::inRange<int>(0, 200));
-  const auto foreign_at = *rc::gen::resize(100, rc::gen::inRange<int>(1, 600));
-  const bool foreign_long = *rc::gen::arbitrary<bool>();
-  const auto too_long_at = *rc::gen::resize(100, rc::gen::inRange<int>(0, 800));
-  for (int i = 0; i < records; ++i) {
-    if (i == foreign_at && foreign_long) {
-      // A two-byte tag, maybe ending in the run's tag byte.
-      out.push_back(0x80 | tag_byte);
-      out.push_back(*rc::gen::element<std::uint8_t>(0x01, tag_byte));
-    } else if (i == foreign_at) {
-      out.push_back(static_cast<std::uint8_t>(tag_byte ^ 0x10));
-    } else if (i != 0) {
-      out.push_back(tag_byte);
-    }
-    AppendVarint(out, i == too_long_at
-                          ? 11
-                          : *rc::gen::weightedElement<int>({{6, 1},
-                                                            {6, 2},
-                                                            {4, 3},
-                                                            {1, 4},
-                                                            {1, 5},
-                                                            {1, 8},
-                                                            {1, 9},
-                                                            {2, 10}}));
-  }
-  if (!out.empty() && *rc::gen::inRange(0, 4) == 0) {
-    out.resize(*rc::gen::inRange<std::size_t>(0, out.size()));
-  }
-  return out;
-}
-
-// What a run gave: the kept values, the rejected ones, where it stopped
-// (-1: an error, with its reason and offset).
-struct Outcome {
-  std::vector<std::int64_t> kept;
-  std::vector<std::int64_t> rejected;
-  std::ptrdiff_t stopped = -1;
-  DecodeError error = DecodeError::kOk;
-  std::size_t offset = 0;
-  bool operator==(const Outcome&) const = default;
-};
-
-// Rejects values whose low bits are 3 (a closed enum's unknown values).
+// Refuses values whose low bits are 3 (a closed enum's unknown values).
 bool Rejected(std::int64_t value) { return (value & 7) == 3; }
 
 // A keep with Accepts, as closed enums' runs have (ClosedEnumKeep): the
 // kernel stops at a value Accepts refuses, and the record loop asks keep.
 struct KeepWithAccepts {
-  std::vector<std::int64_t>* rejected;
+  std::vector<std::int64_t>* refused;
   bool operator()(std::int64_t value) const {
     if (!Rejected(value)) return true;
-    rejected->push_back(value);
+    refused->push_back(value);
     return false;
   }
   bool Accepts(std::int64_t value) const { return !Rejected(value); }
 };
-
-// The record-at-a-time rule (ReadVarintSlow), and each record's value start.
-Outcome ReferenceRun(const std::vector<std::uint8_t>& bytes,
-                     std::uint8_t tag_byte,
-                     std::vector<std::ptrdiff_t>* starts) {
-  Outcome o;
-  const std::uint8_t* const begin = bytes.data();
-  const std::uint8_t* const end = begin + bytes.size();
-  const std::uint8_t* p = begin;
-  for (;;) {
-    starts->push_back(p - begin);
-    std::uint64_t raw;
-    DecodeError error;
-    const std::uint8_t* q =
-        ReadVarintSlow(p, end, kMaxVarintBytes, &raw, &error);
-    if (q == nullptr) {
-      o.error = error;
-      o.offset = static_cast<std::size_t>(p - begin);
-      return o;
-    }
-    const auto value = static_cast<std::int64_t>(raw);
-    (Rejected(value) ? o.rejected : o.kept).push_back(value);
-    if (end - q < 2 || *q != tag_byte) {
-      o.stopped = q - begin;
-      return o;
-    }
-    p = q + 1;
-  }
-}
 
 // The run at `level`: the kernel alone, and ParseVarintRun.
 void CheckRunAt(KernelLevel level) {
@@ -121,7 +46,9 @@ void CheckRunAt(KernelLevel level) {
   const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
   if (bytes.empty()) return;
   std::vector<std::ptrdiff_t> starts;
-  const Outcome expected = ReferenceRun(bytes, tag_byte, &starts);
+  const Outcome expected = testgen::ReferenceRun<FieldKind::kInt64>(
+      bytes, tag_byte, [](std::int64_t value) { return !Rejected(value); },
+      &starts);
   RC_TAG(expected.kept.size() / 64 * 64);
   // The run, then maybe more of the input (as after a nested message's
   // run), in an exact-size buffer: a read past it is an ASan failure.
@@ -138,18 +65,18 @@ void CheckRunAt(KernelLevel level) {
   alone.kept = before;
   const auto keep_alone = [&](std::int64_t value) {
     if (!Rejected(value)) return true;
-    alone.rejected.push_back(value);
+    alone.refused.push_back(value);
     return false;
   };
   const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
       level, begin, end, limit, tag_byte, alone.kept, keep_alone);
-  const std::size_t taken = alone.kept.size() - 2 + alone.rejected.size();
+  const std::size_t taken = alone.kept.size() - 2 + alone.refused.size();
   RC_ASSERT(taken < starts.size());
   RC_ASSERT(p - begin == starts[taken]);
   RC_ASSERT(std::equal(alone.kept.begin() + 2, alone.kept.end(),
                        expected.kept.begin()));
-  RC_ASSERT(std::equal(alone.rejected.begin(), alone.rejected.end(),
-                       expected.rejected.begin()));
+  RC_ASSERT(std::equal(alone.refused.begin(), alone.refused.end(),
+                       expected.refused.begin()));
   // Every record followed by the run's tag, with 80 bytes of input after
   // it, is taken (the kernel does not stop early).
   for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
@@ -167,7 +94,7 @@ void CheckRunAt(KernelLevel level) {
   ParseContext ctx{begin, limit, kMaxDepth, {}};
   const auto keep = [&](std::int64_t value) {
     if (!Rejected(value)) return true;
-    got.rejected.push_back(value);
+    got.refused.push_back(value);
     return false;
   };
   static constexpr AcceptAllRunCheck kAcceptAll{};
@@ -187,7 +114,7 @@ void CheckRunAt(KernelLevel level) {
   ParseContext ctx2{begin, limit, kMaxDepth, {}};
   const std::uint8_t* r = ParseVarintRun<FieldKind::kInt64>(
       ctx2, begin, end, tag_byte, accepting.kept,
-      KeepWithAccepts{&accepting.rejected}, &kAcceptAll);
+      KeepWithAccepts{&accepting.refused}, &kAcceptAll);
   accepting.stopped = r == nullptr ? -1 : r - begin;
   accepting.error = ctx2.status.error;
   accepting.offset = ctx2.status.offset;

@@ -7,12 +7,14 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/schema.h"
 #include "fairwire/wire/varint.h"
@@ -39,6 +41,85 @@ inline void AppendVarint(std::vector<std::uint8_t>& out, int length) {
     const auto bits = *rc::gen::inRange<int>(0, 128);
     const bool last = i == length - 1 && length <= kMaxVarintBytes;
     out.push_back(static_cast<std::uint8_t>(last ? bits : bits | 0x80));
+  }
+}
+
+// A run's bytes from its first value: mostly the run's tag between values,
+// maybe a foreign tag (one or two bytes) at one record, maybe an 11-byte
+// varint, maybe cut anywhere.
+inline std::vector<std::uint8_t> GenRunBytes(std::uint8_t tag_byte) {
+  std::vector<std::uint8_t> out;
+  const auto records = *rc::gen::resize(100, rc::gen::inRange<int>(0, 200));
+  const auto foreign_at = *rc::gen::resize(100, rc::gen::inRange<int>(1, 600));
+  const bool foreign_long = *rc::gen::arbitrary<bool>();
+  const auto too_long_at = *rc::gen::resize(100, rc::gen::inRange<int>(0, 800));
+  for (int i = 0; i < records; ++i) {
+    if (i == foreign_at && foreign_long) {
+      // A two-byte tag, maybe ending in the run's tag byte.
+      out.push_back(0x80 | tag_byte);
+      out.push_back(*rc::gen::element<std::uint8_t>(0x01, tag_byte));
+    } else if (i == foreign_at) {
+      out.push_back(static_cast<std::uint8_t>(tag_byte ^ 0x10));
+    } else if (i != 0) {
+      out.push_back(tag_byte);
+    }
+    AppendVarint(out, i == too_long_at
+                          ? 11
+                          : *rc::gen::weightedElement<int>({{6, 1},
+                                                            {6, 2},
+                                                            {4, 3},
+                                                            {1, 4},
+                                                            {1, 5},
+                                                            {1, 8},
+                                                            {1, 9},
+                                                            {2, 10}}));
+  }
+  if (!out.empty() && *rc::gen::inRange(0, 4) == 0) {
+    out.resize(*rc::gen::inRange<std::size_t>(0, out.size()));
+  }
+  return out;
+}
+
+// What a run gave: the kept values, the refused ones, where it stopped (-1:
+// an error, with its reason and offset).
+template <typename T>
+struct RunOutcome {
+  std::vector<T> kept;
+  std::vector<T> refused;
+  std::ptrdiff_t stopped = -1;
+  DecodeError error = DecodeError::kOk;
+  std::size_t offset = 0;
+  bool operator==(const RunOutcome&) const = default;
+};
+
+// The record-at-a-time rule (ReadVarintSlow, then the kind's conversion),
+// and each record's value start.
+template <FieldKind K, typename Member>
+RunOutcome<typename KindTraits<K>::Type> ReferenceRun(
+    const std::vector<std::uint8_t>& bytes, std::uint8_t tag_byte,
+    const Member& member, std::vector<std::ptrdiff_t>* starts) {
+  RunOutcome<typename KindTraits<K>::Type> o;
+  const std::uint8_t* const begin = bytes.data();
+  const std::uint8_t* const end = begin + bytes.size();
+  const std::uint8_t* p = begin;
+  for (;;) {
+    starts->push_back(p - begin);
+    std::uint64_t raw;
+    DecodeError error;
+    const std::uint8_t* q =
+        ReadVarintSlow(p, end, kMaxVarintBytes, &raw, &error);
+    if (q == nullptr) {
+      o.error = error;
+      o.offset = static_cast<std::size_t>(p - begin);
+      return o;
+    }
+    const auto value = KindTraits<K>::Convert(raw);
+    (member(value) ? o.kept : o.refused).push_back(value);
+    if (end - q < 2 || *q != tag_byte) {
+      o.stopped = q - begin;
+      return o;
+    }
+    p = q + 1;
   }
 }
 

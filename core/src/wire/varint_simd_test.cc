@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fairwire/wire/internal/packed_fixed.h"
+#include "fairwire/wire/internal/packed_varint.h"
 #include "fairwire/wire/internal/parse.h"
 #include "simd_test_gen.h"
 

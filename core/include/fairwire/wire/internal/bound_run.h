@@ -10,6 +10,7 @@
 
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/enum_bitmap.h"
+#include "fairwire/wire/internal/enum_bitmap_avx2.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 
@@ -78,6 +79,12 @@ bool AllValid(const std::int32_t* values, std::size_t count) {
     return AllValidAvx512<IsValid>(values, count);
   }
 #endif
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+  if (ActiveKernelLevel() != KernelLevel::kPortable) {
+    return AllKnownAvx2(ViewOf(ValidBitmap<IsValid>()), values, count,
+                        [](std::int32_t value) { return IsValid(value); });
+  }
+#endif
   bool all_valid = true;
   for (std::size_t i = 0; i < count; ++i) all_valid &= IsValid(values[i]);
   return all_valid;
@@ -90,6 +97,10 @@ struct PredicateEnumCheck {
   static constexpr bool Closed() { return true; }
   static bool Contains(std::int32_t value) { return IsValid(value); }
   static bool ContainsInline(std::int32_t value) { return IsValid(value); }
+  // IsValid's answers for 0..1023: values past them go to the record loop.
+  static EnumBitmapView InlineBitmap() {
+    return ViewOf(ValidBitmap<IsValid>());
+  }
   static bool AllKnown(const std::int32_t* values, std::size_t count) {
     return AllValid<IsValid>(values, count);
   }

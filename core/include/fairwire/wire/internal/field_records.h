@@ -18,8 +18,10 @@
 #include <string_view>
 #include <vector>
 
+#include "fairwire/wire/internal/enum_bitmap.h"
 #include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/internal/packed_fixed.h"
+#include "fairwire/wire/internal/packed_varint.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 
@@ -62,6 +64,10 @@ namespace fairwire::wire::internal {
 //                                      loop then asks Contains)
 //   bool AllKnown(const std::int32_t*, std::size_t) const
 //                                      all of them are (packed records)
+//   EnumBitmapView InlineBitmap() const
+//                                      members as a bitmap and a few far
+//                                      values (never a non-member): the avx2
+//                                      checks' view, held in registers
 //   const Check* RunCheck() const      the run kernel's check (exactly
 //                                      Contains), or nullptr to leave runs
 //                                      to the scalar loop
@@ -96,6 +102,9 @@ struct ClosedEnumKeep {
   [[gnu::always_inline]] bool Accepts(std::int32_t value) const {
     return check.ContainsInline(value);
   }
+  // The enum's members as a bitmap and a few far values (the avx2 run
+  // kernel's check: a value it lacks stops the kernel).
+  EnumBitmapView Bitmap() const { return check.InlineBitmap(); }
 };
 
 // A run of unpacked records of a repeated VARINT-kind field whose tag is
@@ -119,9 +128,8 @@ const std::uint8_t* ParseRecordRun(ParseContext& ctx, const std::uint8_t* p,
     }
   }
   static constexpr AcceptAllRunCheck kAcceptAll{};
-  return ParseVarintRun<K>(
-      ctx, p, end, tag_byte, sink.vector(), [](T) { return true; },
-      &kAcceptAll);
+  return ParseVarintRun<K>(ctx, p, end, tag_byte, sink.vector(), KeepAll<T>{},
+                           &kAcceptAll);
 }
 
 // ParseRecordRun, never inlined: for sinks with kRunOutOfLine, whose

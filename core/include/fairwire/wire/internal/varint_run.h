@@ -13,6 +13,7 @@
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/run_avx512.h"
 #include "fairwire/wire/internal/run_blocks.h"
+#include "fairwire/wire/internal/run_shapes.h"
 
 namespace fairwire::wire::internal {
 
@@ -26,9 +27,32 @@ struct AcceptAllRunCheck {};
 // The most elements ParseVarintRun adds to its output window at a time.
 inline constexpr std::size_t kMaxRunChunk = 4096;
 
-// ParseVarintRun on the portable and avx2 levels: DecodeRunBlocks at `level`
-// while 64 + 16 bytes remain, the record loop for the rest. Appends with
-// push_back and the kernel's buffered inserts (no zero-filled window).
+// The run kernel of the portable and avx2 levels: at avx2, the shape kernel
+// (run_shapes.h) for the kinds it decodes and the keeps it can ask without a
+// call (KeepAll, or Accepts); DecodeRunBlocks otherwise.
+template <FieldKind K, typename Keep>
+[[gnu::always_inline]] inline const std::uint8_t* DecodeRunAt(
+    KernelLevel level, const std::uint8_t* p, const std::uint8_t* end,
+    const std::uint8_t* limit, std::uint8_t tag_byte,
+    std::vector<typename KindTraits<K>::Type>& out, const Keep& keep) {
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+  using T = typename KindTraits<K>::Type;
+  if constexpr (kShapeKind<K> &&
+                (
+                    requires { Keep::kKeepsAll; } ||
+                    requires(const Keep& k, T v) { k.Accepts(v); })) {
+    if (level != KernelLevel::kPortable) {
+      return DecodeRunShapesAvx2<K>(p, end, limit, tag_byte, out, keep);
+    }
+  }
+#endif
+  return DecodeRunBlocksAt<K>(level, p, end, limit, tag_byte, out, keep);
+}
+
+// ParseVarintRun on the portable and avx2 levels: the level's run kernel
+// (DecodeRunAt) while 64 + 16 bytes remain, the record loop for the rest.
+// Appends with push_back and the kernel's buffered inserts (no zero-filled
+// window).
 template <FieldKind K, typename Keep>
 const std::uint8_t* ParseVarintRunBlocks(
     ParseContext& ctx, const std::uint8_t* p, const std::uint8_t* end,
@@ -37,7 +61,7 @@ const std::uint8_t* ParseVarintRunBlocks(
   using T = typename KindTraits<K>::Type;
   for (;;) {
     if (end - p >= 64 + 16) {
-      p = DecodeRunBlocksAt<K>(level, p, end, ctx.limit, tag_byte, out, keep);
+      p = DecodeRunAt<K>(level, p, end, ctx.limit, tag_byte, out, keep);
     }
     std::uint64_t raw;
     p = ReadRaw<WireType::kVarint>(ctx, p, end, &raw);

@@ -1,0 +1,458 @@
+// Properties of the avx2 level's shape kernels (varint_shapes.h).
+// Runs of [tag][varint] records (run_shapes.h): for every VARINT kind it
+// decodes, and for each keep it takes (all values, Accepts, a closed enum's
+// bitmap held in registers or gathered), alone the kernel takes a prefix of
+// the records with each value right, and within ParseVarintRun it gives what
+// the record-at-a-time rule gives. Packed payloads (packed_shapes.h): alone
+// and within ParsePackedVarint, every kind's values are the element-at-a-
+// time rule's. For each kernel, one test walks every shape of its table.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fairwire/wire/internal/enum_bitmap.h"
+#include "fairwire/wire/internal/packed_shapes.h"
+#include "fairwire/wire/internal/packed_varint.h"
+#include "fairwire/wire/internal/run_shapes.h"
+#include "fairwire/wire/internal/varint_run.h"
+#include "fairwire/wire/kernel_level.h"
+#include "simd_test_gen.h"
+
+namespace fairwire::wire::internal {
+namespace {
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+
+using testgen::AppendVarint;
+using testgen::GenRunBytes;
+using testgen::ReferenceRun;
+using testgen::RunOutcome;
+
+// A closed enum's membership as a bitmap (EnumBitmap's meaning, written
+// here again: value v is a member when bit v - base is set, or when it is
+// one of the far values).
+bool InBitmap(const EnumBitmap& bitmap, std::int64_t value) {
+  const std::int64_t offset = value - bitmap.base;
+  if (std::find(bitmap.far_values.begin(), bitmap.far_values.end(), value) !=
+      bitmap.far_values.end()) {
+    return true;
+  }
+  return offset >= 0 &&
+         offset < static_cast<std::int64_t>(bitmap.bits.size() * 64) &&
+         ((bitmap.bits[static_cast<std::size_t>(offset / 64)] >>
+           (offset % 64)) &
+          1u) != 0;
+}
+
+// The keeps the shape kernel takes, each with the membership rule it
+// stands for (Member), and a record of what it refused.
+template <typename T>
+struct KeepAccepting {  // Accepts, asked value by value
+  std::vector<T>* refused;
+  static bool Member(T value) { return (value & 7) != 3; }
+  bool operator()(T value) const {
+    if (Member(value)) return true;
+    refused->push_back(value);
+    return false;
+  }
+  bool Accepts(T value) const { return Member(value); }
+};
+
+struct KeepInBitmap {  // a closed enum's bitmap, checked in registers
+  const EnumBitmap* bitmap;
+  std::vector<std::int32_t>* refused;
+  bool Member(std::int32_t value) const { return InBitmap(*bitmap, value); }
+  bool operator()(std::int32_t value) const {
+    if (Member(value)) return true;
+    refused->push_back(value);
+    return false;
+  }
+  bool Accepts(std::int32_t value) const { return Member(value); }
+  EnumBitmapView Bitmap() const { return ViewOf(*bitmap); }
+};
+
+// A bitmap of 64 to 4096 bits (held in registers up to 1024, gathered
+// past that) from a base near zero, its members dense near the small values
+// that runs carry, and maybe far values just past it.
+EnumBitmap GenBitmap() {
+  EnumBitmap bitmap;
+  bitmap.base = *rc::gen::inRange<std::int32_t>(-3, 40);
+  const auto words = *rc::gen::element<std::size_t>(1, 2, 15, 16, 17, 64);
+  const auto density = *rc::gen::inRange(1, 9);
+  for (std::size_t i = 0; i < words; ++i) {
+    std::uint64_t word = 0;
+    for (int b = 0; b < 64; ++b) {
+      if (*rc::gen::inRange(0, 10) < density) word |= std::uint64_t{1} << b;
+    }
+    bitmap.bits.push_back(word);
+  }
+  // Far values past the bitmap: none, up to the four held in registers, or
+  // more (the rest left to the record loop).
+  const auto far = *rc::gen::element<int>(0, 0, 1, 4, 6);
+  const std::int64_t past = bitmap.base + static_cast<std::int64_t>(words * 64);
+  for (int i = 0; i < far; ++i) {
+    bitmap.far_values.push_back(
+        static_cast<std::int32_t>(past + *rc::gen::inRange(0, 300)));
+  }
+  std::sort(bitmap.far_values.begin(), bitmap.far_values.end());
+  return bitmap;
+}
+
+std::string Hex(const std::vector<std::uint8_t>& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (const std::uint8_t b : bytes) {
+    hex += kDigits[b >> 4];
+    hex += kDigits[b & 15];
+  }
+  return hex;
+}
+
+// The run of `bytes` (from a value) through the shape kernel alone and
+// through ParseVarintRun at the avx2 level, with the keep `make_keep(refused)`
+// makes, against the reference. `after` bytes of the tag follow the run in
+// the input (as after a nested message's run), in an exact-size buffer: a
+// read past it is an ASan failure.
+template <FieldKind K, typename MakeKeep>
+void CheckRun(const std::vector<std::uint8_t>& bytes, std::uint8_t tag_byte,
+              std::size_t after, const MakeKeep& make_keep) {
+  using T = typename KindTraits<K>::Type;
+  std::vector<T> ignored;
+  const auto member = [&](T value) {
+    const auto keep = make_keep(&ignored);
+    if constexpr (requires { keep.Accepts(value); }) {
+      return keep.Accepts(value);
+    } else {
+      return true;
+    }
+  };
+  std::vector<std::ptrdiff_t> starts;
+  const RunOutcome<T> expected =
+      ReferenceRun<K>(bytes, tag_byte, member, &starts);
+  std::vector<std::uint8_t> input = bytes;
+  input.resize(bytes.size() + after, tag_byte);
+  const std::uint8_t* const begin = input.data();
+  const std::uint8_t* const end = begin + bytes.size();
+  const std::uint8_t* const limit = begin + input.size();
+  const std::vector<T> before = {T{7}, T{5}};
+
+  // Alone: a prefix of the records, ending at a value's start, each value
+  // right. With a keep that keeps all, every record followed by the run's
+  // tag with 80 bytes of input after it is taken (it does not stop early).
+  std::vector<T> alone = before;
+  std::vector<T> refused_alone;
+  const std::uint8_t* p = DecodeRunShapesAvx2<K>(
+      begin, end, limit, tag_byte, alone, make_keep(&refused_alone));
+  const std::size_t taken = alone.size() - before.size();
+  RC_ASSERT(refused_alone.empty());
+  RC_ASSERT(taken < starts.size());
+  RC_ASSERT(p - begin == starts[taken]);
+  RC_ASSERT(taken <= expected.kept.size());
+  RC_ASSERT(
+      std::equal(alone.begin() + static_cast<std::ptrdiff_t>(before.size()),
+                 alone.end(), expected.kept.begin()));
+  if (expected.refused.empty()) {
+    for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+      if (static_cast<std::size_t>(starts[i + 1]) + 64 + 16 + 12 >
+          bytes.size()) {
+        break;
+      }
+      if (i == taken) {
+        RC_LOG() << "kind " << static_cast<int>(K) << ", " << bytes.size()
+                 << " bytes, " << after << " after: " << Hex(bytes) << "\n";
+        RC_FAIL("the kernel stopped early, at record " + std::to_string(i));
+      }
+    }
+  }
+
+  // Within ParseVarintRun: what the record loop gives.
+  const ScopedKernelLevel forced(KernelLevel::kAvx2);
+  RunOutcome<T> got;
+  got.kept = before;
+  ParseContext ctx{begin, limit, kMaxDepth, {}};
+  static constexpr AcceptAllRunCheck kAcceptAll{};
+  const std::uint8_t* q =
+      ParseVarintRun<K>(ctx, begin, end, tag_byte, got.kept,
+                        make_keep(&got.refused), &kAcceptAll);
+  got.stopped = q == nullptr ? -1 : q - begin;
+  got.error = ctx.status.error;
+  got.offset = ctx.status.offset;
+  RunOutcome<T> want = expected;
+  want.kept = before;
+  want.kept.insert(want.kept.end(), expected.kept.begin(), expected.kept.end());
+  RC_ASSERT(got == want);
+}
+
+// A random run of kind K, with a keep that keeps all and one with Accepts.
+template <FieldKind K>
+void CheckKind() {
+  using T = typename KindTraits<K>::Type;
+  const auto tag_byte =
+      static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
+  const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
+  if (bytes.empty()) return;
+  const auto after = *rc::gen::element<std::size_t>(0, 0, 1, 15, 16, 80, 100);
+  CheckRun<K>(bytes, tag_byte, after,
+              [](std::vector<T>*) { return KeepAll<T>{}; });
+  CheckRun<K>(bytes, tag_byte, after, [](std::vector<T>* refused) {
+    return KeepAccepting<T>{refused};
+  });
+}
+
+FAIRWIRE_LEVEL_PROP(RunShapes, EveryKindMatchesTheRecordLoop,
+                    KernelLevel::kAvx2, {
+                      CheckKind<FieldKind::kInt32>();
+                      CheckKind<FieldKind::kInt64>();
+                      CheckKind<FieldKind::kUint32>();
+                      CheckKind<FieldKind::kUint64>();
+                      CheckKind<FieldKind::kSint32>();
+                      CheckKind<FieldKind::kSint64>();
+                      CheckKind<FieldKind::kEnum>();
+                    })
+
+// A closed enum's run with its bitmap as the kernel's check: held in
+// registers (up to 1024 bits) or gathered, values in and out of it.
+FAIRWIRE_LEVEL_PROP(
+    RunShapes, ClosedEnumBitmapMatchesTheRecordLoop, KernelLevel::kAvx2, {
+      const auto tag_byte =
+          static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
+      const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
+      if (bytes.empty()) return;
+      const auto after = *rc::gen::element<std::size_t>(0, 1, 16, 80, 100);
+      for (int i = 0; i < 3; ++i) {
+        const EnumBitmap bitmap = GenBitmap();
+        RC_TAG(bitmap.bits.size() * 64 <= EnumBitmapAvx2::kHeldBits
+                   ? "held"
+                   : "gathered");
+        CheckRun<FieldKind::kEnum>(bytes, tag_byte, after,
+                                   [&](std::vector<std::int32_t>* refused) {
+                                     return KeepInBitmap{&bitmap, refused};
+                                   });
+      }
+    })
+
+// Every terminator pattern of a shape's twelve bytes, as the run's first
+// bytes (terminators are the tag byte, which is also a valid last byte of a
+// value; the others 0x81), followed by regular records: the kernel and the
+// run give what the record-at-a-time rule gives, for a 64-bit and a 32-bit
+// kind.
+TEST(RunShapes, EveryShapeOfTheTableDecodesAsTheRecordLoop) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  constexpr std::uint8_t kTag = 0x08;
+  for (unsigned pattern = 0; pattern < (1u << kShapeBytes); ++pattern) {
+    std::vector<std::uint8_t> bytes;
+    for (int i = 0; i < kShapeBytes; ++i) {
+      bytes.push_back(((pattern >> i) & 1u) != 0 ? kTag : 0x81);
+    }
+    // Then a terminator (ending any value left open) and regular records.
+    bytes.push_back(0x01);
+    for (int r = 0; r < 60; ++r) {
+      bytes.push_back(kTag);
+      bytes.push_back(static_cast<std::uint8_t>(r % 3 == 0 ? 0x85 : 0x05));
+      if (r % 3 == 0) bytes.push_back(0x02);
+    }
+    const RunShape shape = kRunShapes.shapes[pattern];
+    ASSERT_LE(shape.values, kShapeLanes) << pattern;
+    ASSERT_LE(shape.consumed, kShapeBytes) << pattern;
+    const auto check = [&](auto kind) {
+      constexpr FieldKind K = decltype(kind)::value;
+      using T = typename KindTraits<K>::Type;
+      std::vector<std::ptrdiff_t> starts;
+      const auto expected = ReferenceRun<K>(
+          bytes, kTag, [](T) { return true; }, &starts);
+      std::vector<std::uint8_t> input = bytes;
+      input.resize(bytes.size() + 16, kTag);
+      const std::uint8_t* begin = input.data();
+      std::vector<T> alone;
+      const std::uint8_t* p = DecodeRunShapesAvx2<K>(
+          begin, begin + bytes.size(), begin + input.size(), kTag, alone,
+          KeepAll<T>{});
+      ASSERT_LT(alone.size(), starts.size()) << pattern;
+      ASSERT_EQ(p - begin, starts[alone.size()]) << pattern;
+      ASSERT_TRUE(std::equal(alone.begin(), alone.end(), expected.kept.begin()))
+          << "pattern " << pattern;
+      const ScopedKernelLevel forced(KernelLevel::kAvx2);
+      ParseContext ctx{begin, begin + input.size(), kMaxDepth, {}};
+      std::vector<T> got;
+      const std::uint8_t* q = ParseVarintRun<K>(
+          ctx, begin, begin + bytes.size(), kTag, got, KeepAll<T>{},
+          static_cast<const AcceptAllRunCheck*>(nullptr));
+      ASSERT_EQ(q == nullptr ? -1 : q - begin, expected.stopped) << pattern;
+      ASSERT_EQ(got, expected.kept) << "pattern " << pattern;
+    };
+    check(std::integral_constant<FieldKind, FieldKind::kInt64>{});
+    check(std::integral_constant<FieldKind, FieldKind::kSint32>{});
+  }
+}
+
+// A packed payload of `count` valid elements (1 to 10 bytes, random bits),
+// its lengths mostly short, or mixed with ten-byte ones as negative int64s
+// are, or all short.
+std::vector<std::uint8_t> GenPackedBytes() {
+  std::vector<std::uint8_t> out;
+  const auto count = *rc::gen::resize(100, rc::gen::inRange<int>(0, 600));
+  const auto style = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < count; ++i) {
+    int length;
+    if (style == 0) {
+      length = *rc::gen::weightedElement<int>(
+          {{8, 1}, {4, 2}, {3, 3}, {1, 4}, {1, 5}, {2, 9}, {2, 10}});
+    } else if (style == 1) {
+      length = *rc::gen::inRange(1, 11);
+    } else {
+      length = *rc::gen::inRange(1, 5);
+    }
+    AppendVarint(out, length);
+  }
+  return out;
+}
+
+// The element-at-a-time rule (ReadVarintSlow, then the kind's conversion)
+// over a valid payload.
+template <FieldKind K>
+std::vector<typename KindTraits<K>::Type> ReferencePacked(
+    const std::vector<std::uint8_t>& bytes) {
+  std::vector<typename KindTraits<K>::Type> values;
+  const std::uint8_t* p = bytes.data();
+  const std::uint8_t* const end = p + bytes.size();
+  while (p != end) {
+    std::uint64_t raw;
+    DecodeError error;
+    p = ReadVarintSlow(p, end, kMaxVarintBytes, &raw, &error);
+    RC_ASSERT(p != nullptr);
+    values.push_back(KindTraits<K>::Convert(raw));
+  }
+  return values;
+}
+
+// The payload `bytes`, with `after` bytes after it in an exact-size buffer
+// (a read past it is an ASan failure), through the packed shape kernel
+// alone (a prefix of the elements, ending at an element's start) and
+// through ParsePackedVarint at the avx2 level (all of them, after what the
+// vector held), against the reference.
+template <FieldKind K>
+void CheckPacked(const std::vector<std::uint8_t>& bytes, std::size_t after) {
+  using T = typename KindTraits<K>::Type;
+  const std::vector<T> expected = ReferencePacked<K>(bytes);
+  std::vector<std::uint8_t> input = bytes;
+  input.resize(bytes.size() + after, 0x01);
+  const std::uint8_t* const begin = input.data();
+  const std::uint8_t* const end = begin + bytes.size();
+  const std::uint8_t* const limit = begin + input.size();
+
+  std::vector<T> alone(expected.size() + kShapeLanes + 1);
+  const std::uint8_t* p = begin;
+  T* dst = alone.data();
+  const bool ok = DecodePackedShapesAvx2<K, T>(&p, end, limit, &dst,
+                                               alone.data() + alone.size());
+  RC_ASSERT(ok);
+  const auto taken = static_cast<std::size_t>(dst - alone.data());
+  RC_ASSERT(taken <= expected.size());
+  RC_ASSERT(std::equal(alone.begin(),
+                       alone.begin() + static_cast<std::ptrdiff_t>(taken),
+                       expected.begin()));
+  const std::vector<T> rest(
+      expected.begin() + static_cast<std::ptrdiff_t>(taken), expected.end());
+  RC_ASSERT(ReferencePacked<K>(std::vector<std::uint8_t>(p, end)) == rest);
+
+  const std::vector<T> before = {T{1}, T{0}};
+  std::vector<T> got = before;
+  ParseContext ctx{begin, limit, kMaxDepth, {}};
+  const std::uint8_t* q =
+      ParsePackedVarint<K>(ctx, begin, end, got, KernelLevel::kAvx2);
+  RC_ASSERT(q == end);
+  std::vector<T> want = before;
+  want.insert(want.end(), expected.begin(), expected.end());
+  RC_ASSERT(got == want);
+}
+
+FAIRWIRE_LEVEL_PROP(PackedShapes, EveryKindMatchesTheElementLoop,
+                    KernelLevel::kAvx2, {
+                      const std::vector<std::uint8_t> bytes = GenPackedBytes();
+                      RC_TAG(bytes.size() < 80 ? "under 80 bytes"
+                                               : "80 bytes or more");
+                      const auto after =
+                          *rc::gen::element<std::size_t>(0, 1, 15, 16, 80);
+                      CheckPacked<FieldKind::kInt32>(bytes, after);
+                      CheckPacked<FieldKind::kInt64>(bytes, after);
+                      CheckPacked<FieldKind::kUint32>(bytes, after);
+                      CheckPacked<FieldKind::kUint64>(bytes, after);
+                      CheckPacked<FieldKind::kSint32>(bytes, after);
+                      CheckPacked<FieldKind::kSint64>(bytes, after);
+                      CheckPacked<FieldKind::kEnum>(bytes, after);
+                    })
+
+// Every terminator pattern of a shape's twelve bytes, as the payload's
+// first bytes (terminators 0x05, the others 0x81), then a terminator (ending
+// any element left open) and one- and two-byte elements: the kernel alone and
+// ParsePackedVarint give the element loop's values.
+TEST(PackedShapes, EveryShapeOfTheTableDecodesAsTheElementLoop) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  for (unsigned pattern = 0; pattern < (1u << kShapeBytes); ++pattern) {
+    std::vector<std::uint8_t> bytes;
+    for (int i = 0; i < kShapeBytes; ++i) {
+      bytes.push_back(((pattern >> i) & 1u) != 0 ? 0x05 : 0x81);
+    }
+    bytes.push_back(0x01);
+    // (Patterns with an element of more than ten bytes are errors, which
+    // the kernel leaves to the element loop: VarintKernels tests those.)
+    int longest = 0;
+    for (int i = 0, open = 0; i <= kShapeBytes; ++i) {
+      open = i < kShapeBytes && ((pattern >> i) & 1u) == 0 ? open + 1 : 0;
+      longest = std::max(longest, open + 1);
+    }
+    if (longest > kMaxVarintBytes) continue;
+    for (int e = 0; e < 120; ++e) {
+      if (e % 3 == 0) bytes.push_back(0x85);
+      bytes.push_back(static_cast<std::uint8_t>(e % 128));
+    }
+    const PackedShape shape = kPackedShapes.shapes[pattern];
+    ASSERT_LE(shape.values, kShapeLanes) << pattern;
+    ASSERT_LE(shape.consumed, kShapeBytes) << pattern;
+    const auto check = [&](auto kind) {
+      constexpr FieldKind K = decltype(kind)::value;
+      using T = typename KindTraits<K>::Type;
+      std::vector<T> expected;
+      const std::uint8_t* r = bytes.data();
+      while (r != bytes.data() + bytes.size()) {
+        std::uint64_t raw;
+        DecodeError error;
+        r = ReadVarintSlow(r, bytes.data() + bytes.size(), kMaxVarintBytes,
+                           &raw, &error);
+        ASSERT_NE(r, nullptr) << pattern;
+        expected.push_back(KindTraits<K>::Convert(raw));
+      }
+      std::vector<std::uint8_t> input = bytes;
+      input.resize(bytes.size() + 16, 0x01);
+      const std::uint8_t* const begin = input.data();
+      ParseContext ctx{begin, begin + input.size(), kMaxDepth, {}};
+      std::vector<T> got;
+      const std::uint8_t* q = ParsePackedVarint<K>(
+          ctx, begin, begin + bytes.size(), got, KernelLevel::kAvx2);
+      ASSERT_EQ(q, begin + bytes.size()) << "pattern " << pattern;
+      ASSERT_EQ(got, expected) << "pattern " << pattern;
+    };
+    check(std::integral_constant<FieldKind, FieldKind::kInt64>{});
+    check(std::integral_constant<FieldKind, FieldKind::kSint32>{});
+  }
+}
+
+#else
+
+TEST(VarintShapes, Avx2LevelOnly) {
+  GTEST_SKIP() << "avx2 level untested: not an x86-64 build";
+}
+
+#endif  // FAIRWIRE_WIRE_HAVE_AVX2_PATH
+
+}  // namespace
+}  // namespace fairwire::wire::internal
