@@ -373,21 +373,22 @@ void CheckPacked(const std::vector<std::uint8_t>& bytes, std::size_t after) {
   RC_ASSERT(got == want);
 }
 
-FAIRWIRE_LEVEL_PROP(PackedShapes, EveryKindMatchesTheElementLoop,
-                    KernelLevel::kAvx2, {
-                      const std::vector<std::uint8_t> bytes = GenPackedBytes();
-                      RC_TAG(bytes.size() < 80 ? "under 80 bytes"
-                                               : "80 bytes or more");
-                      const auto after =
-                          *rc::gen::element<std::size_t>(0, 1, 15, 16, 80);
-                      CheckPacked<FieldKind::kInt32>(bytes, after);
-                      CheckPacked<FieldKind::kInt64>(bytes, after);
-                      CheckPacked<FieldKind::kUint32>(bytes, after);
-                      CheckPacked<FieldKind::kUint64>(bytes, after);
-                      CheckPacked<FieldKind::kSint32>(bytes, after);
-                      CheckPacked<FieldKind::kSint64>(bytes, after);
-                      CheckPacked<FieldKind::kEnum>(bytes, after);
-                    })
+FAIRWIRE_LEVEL_PROP(
+    PackedShapes, EveryKindMatchesTheElementLoop, KernelLevel::kAvx2, {
+      const std::vector<std::uint8_t> bytes = GenPackedBytes();
+      RC_TAG(bytes.size() < 80 ? "under 80 bytes"
+             : static_cast<std::ptrdiff_t>(bytes.size()) < kTwoCursorBytes
+                 ? "one cursor"
+                 : "two cursors");
+      const auto after = *rc::gen::element<std::size_t>(0, 1, 15, 16, 80);
+      CheckPacked<FieldKind::kInt32>(bytes, after);
+      CheckPacked<FieldKind::kInt64>(bytes, after);
+      CheckPacked<FieldKind::kUint32>(bytes, after);
+      CheckPacked<FieldKind::kUint64>(bytes, after);
+      CheckPacked<FieldKind::kSint32>(bytes, after);
+      CheckPacked<FieldKind::kSint64>(bytes, after);
+      CheckPacked<FieldKind::kEnum>(bytes, after);
+    })
 
 // Every terminator pattern of a shape's twelve bytes, as the payload's
 // first bytes (terminators 0x05, the others 0x81), then a terminator (ending

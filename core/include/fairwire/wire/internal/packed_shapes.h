@@ -34,65 +34,147 @@ inline constexpr ShapeTable<PackedShape> kPackedShapes =
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
 
-// Decodes the packed payload from *p (at an element) 64 bytes at a time
-// while a window's 64 bytes are payload, 64 + 16 are readable before
-// `limit`, and dst_end leaves room for a window's elements and a shape's
-// spare lanes; then returns (true) for DecodeVarintBlocks and the element
-// loop to finish. Stores element values converted to kind K at *dst.
-// Advances *p and *dst; false if an element is longer than 10 bytes (left
-// at its start).
+// One position in a packed payload, decoded a shape step at a time (Step):
+// 64-byte windows from p while a window's 64 bytes are payload (before
+// `end`), 64 + 16 are readable (before `limit`) and dst_end leaves room for a
+// window's elements and a shape's spare lanes. Stores element values
+// converted to kind K at dst. Two cursors over two halves of a payload run
+// interleaved: each step waits on its own table load only, so the two
+// chains overlap.
+template <FieldKind K, typename T>
+struct PackedShapeCursor {
+  const std::uint8_t* p;  // the next element (the window's start + at)
+  const std::uint8_t* end;
+  const std::uint8_t* limit;
+  T* dst;
+  T* dst_end;
+  const std::uint8_t* window = nullptr;
+  std::uint64_t terminators = 0;
+  unsigned at = 64;  // no window yet
+  bool active = true;
+  bool ok = true;  // false: an element longer than 10 bytes, at Position()
+
+  // Starts the window at the next element, or stops the cursor (active
+  // false) when the conditions above fail or the last window made no
+  // progress (no terminator in 64 bytes: the block loop reports that
+  // element).
+  [[FAIRWIRE_AVX2_TARGET, gnu::always_inline]] void NextWindow() {
+    if (window != nullptr) {
+      if (at == 0) {
+        active = false;
+        return;
+      }
+      p = window + at;
+    }
+    if (end - p < 64 || limit - p < 64 + 16 ||
+        dst_end - dst < 64 + kShapeLanes) {
+      active = false;
+      return;
+    }
+    window = p;
+    terminators = Avx2BlockOps::Terminators(window);
+    at = 0;
+  }
+
+  // Up to kShapeLanes short elements by the shape at `at`, then the next
+  // element of any length. A shape reads 16 bytes from `at` and looks at 12
+  // of the window's bits, the element after it at most 16 bytes.
+  [[FAIRWIRE_AVX2_TARGET, gnu::always_inline]] void Step() {
+    if (at > 64 - kShapeBytes) {
+      NextWindow();
+      return;
+    }
+    const auto index =
+        static_cast<unsigned>(terminators >> at) & ((1u << kShapeBytes) - 1);
+    const PackedShape shape = kPackedShapes.shapes[index];
+    const __m128i bytes =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(window + at));
+    StoreShapeValues<K>(dst,
+                        ShapeLanesAvx2(bytes, kPackedShapes.gather[index]));
+    const unsigned next = at + shape.consumed;
+    // The element after the short ones, whatever its length: its last byte
+    // is the next terminator in the window.
+    const std::uint64_t ahead = next < 64 ? terminators >> next : 0;
+    const auto length = static_cast<unsigned>(std::countr_zero(ahead)) + 1;
+    if (ahead == 0 || length > static_cast<unsigned>(kMaxVarintBytes))
+        [[unlikely]] {
+      // It ends past the window (the next window takes it), or it is too
+      // long (the block loop reports it).
+      dst += shape.values;
+      at = next;
+      if (ahead != 0) {
+        ok = false;
+        active = false;
+      } else {
+        NextWindow();
+      }
+      return;
+    }
+    dst[shape.values] = static_cast<T>(KindTraits<K>::Convert(
+        DecodeKnownLength<Avx2BlockOps, kLow32Kind<K>>(window + next, length)));
+    dst += shape.values + 1;
+    at = next + length;
+  }
+
+  // Where the cursor stopped: the start of the first element not decoded.
+  const std::uint8_t* Position() const {
+    return window == nullptr ? p : window + at;
+  }
+};
+
+// Decodes the packed payload from *p (at an element) with one cursor while
+// it runs; then returns (true) for DecodeVarintBlocks and the element loop
+// to finish. Advances *p and *dst; false if an element is longer than 10
+// bytes (left at its start).
 template <FieldKind K, typename T>
 [[FAIRWIRE_AVX2_TARGET, gnu::flatten]] bool DecodePackedShapesAvx2(
-    const std::uint8_t** p_in, const std::uint8_t* end,
-    const std::uint8_t* limit, T** dst_in, T* dst_end) {
+    const std::uint8_t** p, const std::uint8_t* end, const std::uint8_t* limit,
+    T** dst, T* dst_end) {
   static_assert(kShapeKind<K> &&
                 sizeof(T) == sizeof(typename KindTraits<K>::Type));
-  const std::uint8_t* p = *p_in;
-  T* dst = *dst_in;
-  bool ok = true;
-  while (ok && end - p >= 64 && limit - p >= 64 + 16 &&
-         dst_end - dst >= 64 + kShapeLanes) {
-    const std::uint8_t* const window = p;
-    const std::uint64_t terminators = Avx2BlockOps::Terminators(window);
-    // The window offset of the next element; a shape reads 16 bytes from it
-    // and looks at 12 of the window's bits, the element after it at most 16.
-    unsigned at = 0;
-    while (at <= 64 - kShapeBytes) {
-      const auto index =
-          static_cast<unsigned>(terminators >> at) & ((1u << kShapeBytes) - 1);
-      const PackedShape shape = kPackedShapes.shapes[index];
-      const __m128i bytes =
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(window + at));
-      StoreShapeValues<K>(dst,
-                          ShapeLanesAvx2(bytes, kPackedShapes.gather[index]));
-      const unsigned next = at + shape.consumed;
-      // The element after the short ones, whatever its length: its last
-      // byte is the next terminator in the window.
-      const std::uint64_t ahead = next < 64 ? terminators >> next : 0;
-      if (ahead == 0) {  // it ends past the window
-        dst += shape.values;
-        at = next;
-        break;
-      }
-      const auto length = static_cast<unsigned>(std::countr_zero(ahead)) + 1;
-      if (length > static_cast<unsigned>(kMaxVarintBytes)) {
-        dst += shape.values;
-        at = next;
-        ok = false;
-        break;
-      }
-      dst[shape.values] = static_cast<T>(
-          KindTraits<K>::Convert(DecodeKnownLength<Avx2BlockOps, kLow32Kind<K>>(
-              window + next, length)));
-      dst += shape.values + 1;
-      at = next + length;
-    }
-    p = window + at;
-    if (at == 0) break;  // no terminator in 64 bytes: DecodeVarintBlocks fails
+  PackedShapeCursor<K, T> cursor{*p, end, limit, *dst, dst_end};
+  cursor.NextWindow();
+  while (cursor.active) cursor.Step();
+  *p = cursor.Position();
+  *dst = cursor.dst;
+  return cursor.ok;
+}
+
+// The same over two parts of one payload at once ([a->p, a->end) into
+// a->dst.., [b->p, b->end) into b->dst..), the two cursors' steps
+// interleaved. The caller then finishes each part (DecodeVarintBlocks and
+// the element loop), the first one first.
+template <FieldKind K, typename T>
+[[FAIRWIRE_AVX2_TARGET, gnu::flatten]] void DecodePackedShapesTwiceAvx2(
+    PackedShapeCursor<K, T>* a, PackedShapeCursor<K, T>* b) {
+  static_assert(kShapeKind<K> &&
+                sizeof(T) == sizeof(typename KindTraits<K>::Type));
+  PackedShapeCursor<K, T> x = *a;
+  PackedShapeCursor<K, T> y = *b;
+  x.NextWindow();
+  y.NextWindow();
+  while (x.active && y.active) {
+    x.Step();
+    y.Step();
   }
-  *p_in = p;
-  *dst_in = dst;
-  return ok;
+  while (x.active) x.Step();
+  while (y.active) y.Step();
+  *a = x;
+  *b = y;
+}
+
+// The number of bytes below 0x80 (varint terminators) in [p, end), 32 bytes
+// at a time by vpmovmskb and popcnt.
+[[FAIRWIRE_AVX2_TARGET]] inline std::size_t CountTerminatorsAvx2(
+    const std::uint8_t* p, const std::uint8_t* end) {
+  std::size_t count = 0;
+  for (; end - p >= 32; p += 32) {
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
+    count += 32 - static_cast<std::size_t>(std::popcount(high));
+  }
+  for (; p != end; ++p) count += *p < 0x80 ? 1u : 0u;
+  return count;
 }
 
 #endif  // FAIRWIRE_WIRE_HAVE_AVX2_PATH
