@@ -24,6 +24,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "fairwire/wire/internal/enum_bitmap.h"
@@ -66,7 +67,7 @@ struct KeepAll {
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
 
-// The bitmap a keep offers the shape kernel (none: an empty one).
+// The bitmap a keep offers the shape kernel (none: an empty view).
 template <typename Keep>
 EnumBitmapView BitmapOf(const Keep& keep) {
   if constexpr (requires { keep.Bitmap(); }) {
@@ -75,6 +76,11 @@ EnumBitmapView BitmapOf(const Keep& keep) {
     return {};
   }
 }
+
+// The run kernel's bitmap check for a keep without Bitmap(): nothing held.
+struct NoRunBitmap {
+  explicit NoRunBitmap(EnumBitmapView) {}
+};
 
 // Takes the records of the run from the value at p (its tag read), as
 // DecodeRunBlocks does and with the same conditions (more than 64 bytes of
@@ -94,7 +100,11 @@ template <FieldKind K, typename Keep>
   T buffer[kRunBlocksBuffer + kSpare];
   std::size_t buffered = 0;
   const __m128i tags = _mm_set1_epi8(static_cast<char>(tag_byte));
-  [[maybe_unused]] const EnumBitmapAvx2 bitmap(BitmapOf(keep));
+  // Held in registers only for a keep that offers its bitmap.
+  constexpr bool kBitmapKeep = requires { keep.Bitmap(); };
+  [[maybe_unused]] const std::conditional_t<kBitmapKeep, EnumBitmapAvx2,
+                                            NoRunBitmap>
+      bitmap(BitmapOf(keep));
   bool regular = true;
   while (regular && end - p > 64 && limit - p >= 64 + 16) {
     const std::uint8_t* const window = p;
@@ -128,7 +138,7 @@ template <FieldKind K, typename Keep>
         const __m128i lanes = ShapeLanesAvx2(bytes, kRunShapes.gather[index]);
         T* const dst = buffer + buffered;
         StoreShapeValues<K>(dst, lanes);
-        if constexpr (requires { keep.Bitmap(); }) {
+        if constexpr (kBitmapKeep) {
           if (!bitmap.AllMembers(lanes, records)) {
             regular = false;  // the record loop asks keep, record by record
             break;
