@@ -251,6 +251,15 @@ void DecodeDiffSeeds(Files& files) {
     files[dir + "rule_depth_" + std::to_string(depth) + "_nested_groups"] =
         Seed(p2, group);
   }
+  // Byte 0's bits 2-3 name the one comparison of the oracle a fuzzed input
+  // runs (wire::oracle::Comparison; bits 0-1 are the root): the seeds take
+  // the four in turn, in name order, so that each is fuzzed from the start.
+  std::size_t next_comparison = 0;
+  for (auto& [path, bytes] : files) {
+    if (!path.starts_with(dir) || bytes.empty()) continue;
+    const auto comparison = static_cast<int>(next_comparison++ % 4);
+    bytes[0] = static_cast<char>((bytes[0] & 3) | (comparison << 2));
+  }
 }
 
 void PackedUnpackedSeeds(Files& files) {

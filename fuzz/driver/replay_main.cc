@@ -2,15 +2,16 @@
 // engine, any compiler. It replays corpus files, prints an input as its typed
 // scenario, and shrinks a failing input at the scenario level.
 //
-//   <target>_replay [--require-files] PATH...    check every file (folders
-//                                                 are walked, sorted)
+//   <target>_replay [--require-files] PATH...    check every file with all
+//                                                 its checks (check_all;
+//                                                 folders are walked, sorted)
 //   <target>_replay --describe FILE...           print each scenario
 //   <target>_replay --shrink FILE --out OUT      shrink a failing input
 //   <target>_replay --info                       name and summary
 //   <target>_replay --repeat R PATH...           check every file, then time
-//                                                 R more passes over them
-//                                                 (fairwire fuzz bench
-//                                                 --per-input)
+//                                                 R passes of the fuzzing
+//                                                 check over them (fairwire
+//                                                 fuzz bench --per-input)
 //
 // Exit status: 0 all passed, 1 a check failed, 2 usage or I/O error (or no
 // file found with --require-files). libFuzzer-style flags (-runs=N, ...) are
@@ -94,7 +95,15 @@ struct Result {
   std::string kind;  // ViolationKind for kViolation
 };
 
-// Runs the check in a child process, so that a crash (a sanitizer report, an
+// Every check of `input`: the target's check_all where it has one (the
+// replay runs all of a scenario's checks, whatever part of them the input
+// chooses under fuzzing), else its check.
+std::optional<std::string> CheckAll(const TargetSpec& target, ByteSpan input) {
+  return target.check_all != nullptr ? target.check_all(input)
+                                     : target.check(input);
+}
+
+// Runs every check in a child process, so that a crash (a sanitizer report, an
 // abort, a timeout) counts as a failure instead of ending the shrink.
 Result RunIsolated(const TargetSpec& target, const Bytes& input) {
   int pipe_fds[2];
@@ -108,7 +117,7 @@ Result RunIsolated(const TargetSpec& target, const Bytes& input) {
     if (std::FILE* null = std::fopen("/dev/null", "w")) {
       dup2(fileno(null), STDERR_FILENO);
     }
-    const std::optional<std::string> violation = target.check(input);
+    const std::optional<std::string> violation = CheckAll(target, input);
     if (!violation) _exit(0);
     const std::string kind = ViolationKind(*violation);
     const ssize_t written = write(pipe_fds[1], kind.data(), kind.size());
@@ -172,7 +181,7 @@ int Shrink(const TargetSpec& target, const std::string& in_path,
   std::printf("shrunk in %d steps to %zu bytes: %s\n", steps, current.size(),
               out_path.c_str());
   std::printf("%s", target.describe(current).c_str());
-  if (std::optional<std::string> violation = target.check(current)) {
+  if (std::optional<std::string> violation = CheckAll(target, current)) {
     std::printf("violation: %s\n", violation->c_str());
   }
   return 0;
@@ -189,8 +198,9 @@ int Usage(const char* argv0) {
 }
 
 // R passes of the check over `inputs`, timed with nothing else in the loop
-// (the files were read and checked once before): the check's own cost per
-// input, without an engine's bookkeeping or file reads.
+// (the files were read and checked once before): the cost per input of the
+// check the fuzzing engines run (`check`, not check_all), without an
+// engine's bookkeeping or file reads.
 void TimeChecks(const TargetSpec& target, const std::vector<Bytes>& inputs,
                 long repeat) {
   const auto start = std::chrono::steady_clock::now();
@@ -279,7 +289,7 @@ int Main(int argc, char** argv) {
       std::printf("== %s (%zu bytes)\n%s", file.c_str(), input.size(),
                   target.describe(input).c_str());
     }
-    if (std::optional<std::string> violation = target.check(input)) {
+    if (std::optional<std::string> violation = CheckAll(target, input)) {
       ++failed;
       std::printf("FAIL %s: %s\n", file.c_str(), violation->c_str());
       if (!describe) std::printf("%s", target.describe(input).c_str());

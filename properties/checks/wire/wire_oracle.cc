@@ -249,19 +249,55 @@ Verdicts DecodeWithEach(const Subject& subject, ByteSpan input) {
   return out;
 }
 
+namespace {
+
+std::string AdapterRefused(const Subject& subject) {
+  return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
+}
+
+std::string NoGeneratedVerdict(const Subject& subject) {
+  return "verdict-missing: " + subject.name +
+         ": no generated-code verdict although the subject has generated code";
+}
+
+std::string NoTypedCheck(const Subject& subject) {
+  return "verdict-missing: " + subject.name +
+         ": no typed check although the subject is a fixed one";
+}
+
+// Generated code against DynamicMessage, allowing for the one documented
+// difference: closed-enum unknown varints are truncated on both sides
+// before the comparison. (Equal verdicts need neither: the truncation, a
+// model decode and re-serialisation of each side, was a fifth of every
+// wire_decode_diff execution.)
+std::optional<std::string> CompareGenerated(const Subject& subject,
+                                            const Verdict& generated,
+                                            const Verdict& dynamic) {
+  if (generated.ok == dynamic.ok && generated.canonical == dynamic.canonical) {
+    return std::nullopt;
+  }
+  Verdict gen = generated;
+  Verdict dyn = dynamic;
+  if (gen.ok) {
+    gen.canonical = TruncateEnumUnknowns(subject.model, gen.canonical);
+  }
+  if (dyn.ok) {
+    dyn.canonical = TruncateEnumUnknowns(subject.model, dyn.canonical);
+  }
+  return Compare("generated", gen, "libprotobuf", dyn, subject.model);
+}
+
+}  // namespace
+
 std::optional<std::string> FindDisagreement(const Subject& subject,
                                             const Verdicts& verdicts) {
-  if (!subject.fairwire) {
-    return "adapter-refused: " + subject.name + ": " + subject.adapter_error;
-  }
+  if (!subject.fairwire) return AdapterRefused(subject);
   if (!verdicts.fairwire) {
     return "verdict-missing: " + subject.name +
            ": no fairwire verdict although the subject has a schema";
   }
   if (subject.generated != nullptr && !verdicts.generated) {
-    return "verdict-missing: " + subject.name +
-           ": no generated-code verdict although the subject has generated "
-           "code";
+    return NoGeneratedVerdict(subject);
   }
   if (auto v = Compare("fairwire", *verdicts.fairwire, "libprotobuf",
                        verdicts.dynamic, subject.model)) {
@@ -271,24 +307,67 @@ std::optional<std::string> FindDisagreement(const Subject& subject,
                        subject.model)) {
     return v;
   }
-  if (verdicts.generated &&
-      (verdicts.generated->ok != verdicts.dynamic.ok ||
-       verdicts.generated->canonical != verdicts.dynamic.canonical)) {
-    // Allow for the one documented difference: truncate closed-enum unknown
-    // varints on both sides, then compare. (Equal verdicts need neither: the
-    // truncation, a model decode and re-serialisation of each side, was a
-    // fifth of every wire_decode_diff execution.)
-    Verdict gen = *verdicts.generated;
-    Verdict dyn = verdicts.dynamic;
-    if (gen.ok)
-      gen.canonical = TruncateEnumUnknowns(subject.model, gen.canonical);
-    if (dyn.ok)
-      dyn.canonical = TruncateEnumUnknowns(subject.model, dyn.canonical);
-    if (auto v = Compare("generated", gen, "libprotobuf", dyn, subject.model)) {
-      return v;
-    }
+  if (verdicts.generated) {
+    return CompareGenerated(subject, *verdicts.generated, verdicts.dynamic);
   }
   return std::nullopt;
+}
+
+std::string_view ComparisonName(Comparison c) {
+  switch (c) {
+    case Comparison::kFairwire:
+      return "fairwire";
+    case Comparison::kModel:
+      return "model";
+    case Comparison::kGenerated:
+      return "generated";
+    case Comparison::kTyped:
+      return "typed";
+  }
+  return "?";
+}
+
+std::size_t ComparisonsOf(const Subject& subject,
+                          Comparison (&out)[kComparisonCount]) {
+  std::size_t n = 0;
+  out[n++] = Comparison::kFairwire;
+  out[n++] = Comparison::kModel;
+  if (subject.generated != nullptr) out[n++] = Comparison::kGenerated;
+  if (subject.fixed) out[n++] = Comparison::kTyped;
+  return n;
+}
+
+Comparison ChooseComparison(const Subject& subject, unsigned choice) {
+  Comparison has[kComparisonCount];
+  const std::size_t n = ComparisonsOf(subject, has);
+  return has[choice % n];
+}
+
+std::optional<std::string> CheckComparison(const Subject& subject,
+                                           ByteSpan input, Comparison which) {
+  switch (which) {
+    case Comparison::kFairwire:
+      if (!subject.fairwire) return AdapterRefused(subject);
+      return Compare("fairwire", DecodeWithFairwire(*subject.fairwire, input),
+                     "libprotobuf",
+                     DecodeWithLibprotobuf(*subject.dynamic, input),
+                     subject.model);
+    case Comparison::kModel:
+      return Compare(
+          "model", DecodeWithModel(subject.model, input), "libprotobuf",
+          DecodeWithLibprotobuf(*subject.dynamic, input), subject.model);
+    case Comparison::kGenerated:
+      if (subject.generated == nullptr) return NoGeneratedVerdict(subject);
+      return CompareGenerated(subject,
+                              DecodeWithLibprotobuf(*subject.generated, input),
+                              DecodeWithLibprotobuf(*subject.dynamic, input));
+    case Comparison::kTyped:
+      if (!subject.fixed || subject.typed_check == nullptr) {
+        return NoTypedCheck(subject);
+      }
+      return subject.typed_check(*subject.fixed, input);
+  }
+  return "verdict-missing: " + subject.name + ": unknown comparison";
 }
 
 std::optional<std::string> CheckAgreement(const Subject& subject,
@@ -297,10 +376,7 @@ std::optional<std::string> CheckAgreement(const Subject& subject,
     return v;
   }
   if (!subject.fixed) return std::nullopt;
-  if (subject.typed_check == nullptr) {
-    return "verdict-missing: " + subject.name +
-           ": no typed check although the subject is a fixed one";
-  }
+  if (subject.typed_check == nullptr) return NoTypedCheck(subject);
   return subject.typed_check(*subject.fixed, input);
 }
 

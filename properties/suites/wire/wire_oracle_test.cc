@@ -24,6 +24,7 @@
 #include "fairwire/models/wire_model.h"
 #include "fairwire/scenarios/wire_case.h"
 #include "fairwire/wire/schema.h"
+#include "fairwire_test3.pb.h"
 
 namespace fairwire::wire {
 namespace {
@@ -501,6 +502,114 @@ TEST(WireVariants, AWrongFairwireSchemaIsReportedByCheckMessageVariants) {
                                                     AsBytes(valid), all)),
               "variant-differs(as-given,fairwire)");
   }
+}
+
+// --- One comparison at a time (what wire_decode_diff runs per input) -------
+
+using oracle::Comparison;
+
+constexpr Comparison kEveryComparison[] = {
+    Comparison::kFairwire, Comparison::kModel, Comparison::kGenerated,
+    Comparison::kTyped};
+
+// The property each comparison reports on `input` of `subject`, in the
+// order of kEveryComparison.
+std::vector<std::string> PropertyOfEach(const Subject& subject,
+                                        const std::string& input) {
+  std::vector<std::string> out;
+  for (const Comparison c : kEveryComparison) {
+    out.push_back(
+        Property(oracle::CheckComparison(subject, AsBytes(input), c)));
+  }
+  return out;
+}
+
+TEST(WireComparison, AFixedSubjectHasAllFourAndARuntimeOneTwo) {
+  for (const Fixed which : kEveryFixed) {
+    const Subject& subject = oracle::FixedSubject(which);
+    SCOPED_TRACE(subject.name);
+    Comparison has[oracle::kComparisonCount];
+    ASSERT_EQ(oracle::ComparisonsOf(subject, has), 4u);
+    for (unsigned k = 0; k < 8; ++k) {
+      EXPECT_EQ(oracle::ChooseComparison(subject, k), kEveryComparison[k % 4]);
+    }
+  }
+  Subject runtime = oracle::FixedSubject(Fixed::kAllKinds);
+  runtime.generated = nullptr;
+  runtime.fixed.reset();
+  Comparison has[oracle::kComparisonCount];
+  ASSERT_EQ(oracle::ComparisonsOf(runtime, has), 2u);
+  for (unsigned k = 0; k < 4; ++k) {
+    EXPECT_EQ(oracle::ChooseComparison(runtime, k), kEveryComparison[k % 2]);
+  }
+  // Asked for one it lacks, a check reports it rather than passing.
+  EXPECT_EQ(Property(oracle::CheckComparison(
+                runtime, AsBytes(ValidInput(Fixed::kAllKinds)),
+                Comparison::kGenerated)),
+            "verdict-missing");
+  EXPECT_EQ(
+      Property(oracle::CheckComparison(
+          runtime, AsBytes(ValidInput(Fixed::kAllKinds)), Comparison::kTyped)),
+      "verdict-missing");
+}
+
+TEST(WireComparison, EachComparisonPassesAValidInput) {
+  for (const Fixed which : kEveryFixed) {
+    SCOPED_TRACE(oracle::FixedSubject(which).name);
+    EXPECT_EQ(PropertyOfEach(oracle::FixedSubject(which), ValidInput(which)),
+              std::vector<std::string>(4, "(no violation)"));
+  }
+}
+
+// End to end, each comparison runs its own decoders and only those: a
+// wrong decoder is reported by the comparisons it takes part in, with the
+// text CheckAgreement gives, and by no other.
+TEST(WireComparison, AWrongDecoderIsReportedByItsComparisonsOnly) {
+  const std::string none = "(no violation)";
+  // f_int32: 2 (fairwire's and the model's wrong schemas read it as bool);
+  // f_int32: 0 (proto3 generated code drops it, proto2 keeps it).
+  const std::string two = Bytes({0x08, 0x02});
+  const std::string zero = Bytes({0x08, 0x00});
+
+  const Subject fairwire = AllKindsWithF1AsBool();
+  EXPECT_EQ(PropertyOfEach(fairwire, two),
+            (std::vector<std::string>{"fairwire-vs-libprotobuf-bytes", none,
+                                      none, none}));
+  EXPECT_EQ(
+      oracle::CheckComparison(fairwire, AsBytes(two), Comparison::kFairwire),
+      oracle::CheckAgreement(fairwire, AsBytes(two)));
+
+  Subject model = oracle::FixedSubject(Fixed::kAllKinds);
+  for (model::Field& f : model.model.messages[0].fields) {
+    if (f.number == 1) f.kind = model::Kind::kBool;
+  }
+  EXPECT_EQ(PropertyOfEach(model, two),
+            (std::vector<std::string>{none, "model-vs-libprotobuf-bytes", none,
+                                      none}));
+  EXPECT_EQ(oracle::CheckComparison(model, AsBytes(two), Comparison::kModel),
+            oracle::CheckAgreement(model, AsBytes(two)));
+
+  Subject generated = oracle::FixedSubject(Fixed::kAllKinds);
+  generated.generated = &fairwire::test::AllKinds3::default_instance();
+  EXPECT_EQ(PropertyOfEach(generated, zero),
+            (std::vector<std::string>{none, none,
+                                      "generated-vs-libprotobuf-bytes", none}));
+  EXPECT_EQ(
+      oracle::CheckComparison(generated, AsBytes(zero), Comparison::kGenerated),
+      oracle::CheckAgreement(generated, AsBytes(zero)));
+
+  Subject typed = oracle::FixedSubject(Fixed::kAllKinds);
+  typed.typed_check = &WrongTypedCheck;
+  EXPECT_EQ(
+      PropertyOfEach(typed, two),
+      (std::vector<std::string>{none, none, none, "typed-vs-fairwire-value"}));
+
+  Subject refused = oracle::FixedSubject(Fixed::kAllKinds);
+  refused.fairwire.reset();
+  refused.adapter_error = "planted refusal";
+  EXPECT_EQ(Property(oracle::CheckComparison(refused, AsBytes(two),
+                                             Comparison::kFairwire)),
+            "adapter-refused");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <google/protobuf/message.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -117,6 +118,39 @@ std::optional<std::string> FindDisagreement(const Subject& subject,
 // violation, or nullopt.
 std::optional<std::string> CheckAgreement(const Subject& subject,
                                           ByteSpan input);
+
+// One pair of decoders compared on an input. CheckAgreement runs every
+// comparison a subject has; a fuzz target may let each input choose one
+// (CheckComparison), so that an execution costs two decoders, not five
+// (issue 12), while every comparison stays reachable from the input.
+enum class Comparison : std::uint8_t {
+  kFairwire,   // fairwire::wire::Decode against DynamicMessage, exactly
+  kModel,      // the reference model against DynamicMessage, exactly
+  kGenerated,  // generated code against DynamicMessage (closed-enum
+               // unknowns truncated on both sides)
+  kTyped,      // the typed bindings against Decode (the subject's typed_check)
+};
+inline constexpr std::size_t kComparisonCount = 4;
+
+// "fairwire", "model", "generated", "typed".
+std::string_view ComparisonName(Comparison c);
+
+// The comparisons `subject` has, in the order of the enum: kFairwire and
+// kModel always, kGenerated with generated code, kTyped for a fixed subject.
+// Fills `out` and returns how many.
+std::size_t ComparisonsOf(const Subject& subject,
+                          Comparison (&out)[kComparisonCount]);
+
+// The comparison `choice` names among ComparisonsOf(subject), modulo their
+// number: any integer picks one, and 0, 1, 2, ... pick each in turn.
+Comparison ChooseComparison(const Subject& subject, unsigned choice);
+
+// One comparison of CheckAgreement, alone: the first violation it reports
+// on `input` (with CheckAgreement's text), or nullopt. A comparison the
+// subject lacks is a violation ("verdict-missing: ..."), and so is a
+// refused schema for kFairwire ("adapter-refused: ...").
+std::optional<std::string> CheckComparison(const Subject& subject,
+                                           ByteSpan input, Comparison which);
 
 // The subject of a fixed schema, built once.
 const Subject& FixedSubject(Fixed which);
