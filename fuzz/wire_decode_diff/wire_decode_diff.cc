@@ -42,7 +42,10 @@ std::optional<std::string> Check(ByteSpan input) {
                                        ComparisonOf(input));
 }
 
+// The fuzzing check first, so that a finding reproduces with its own text,
+// then every comparison.
 std::optional<std::string> CheckAll(ByteSpan input) {
+  if (auto violation = Check(input)) return violation;
   return wire::oracle::CheckAgreement(SubjectOf(input), PayloadOf(input));
 }
 

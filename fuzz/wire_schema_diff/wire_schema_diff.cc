@@ -80,7 +80,10 @@ std::optional<std::string> Check(ByteSpan input) {
       wire::oracle::ChooseComparison(*built.subject, ComparisonChoice(input)));
 }
 
+// The fuzzing check first, so that a finding reproduces with its own text,
+// then both comparisons.
 std::optional<std::string> CheckAll(ByteSpan input) {
+  if (auto violation = Check(input)) return violation;
   const SchemaCase c = wire::scenario::DecodeSchemaCase(input);
   const BuiltSchema& built = SchemaOf(c);
   if (!built.subject) return "schema-rejected: " + built.error;

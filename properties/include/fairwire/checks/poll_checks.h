@@ -109,7 +109,8 @@ std::optional<std::string> CheckRunAgainst(const PollScript& script,
                                            const ModelRun& model);
 
 // Every property for every policy, through Select, SelectAll and the
-// nested baseline: what the poll_schedule fuzz target checks.
+// nested baseline: what the poll_schedule replay checks (the fuzz target
+// runs the one policy and composite its input names).
 std::optional<std::string> CheckAllPolicies(const PollScript& script);
 
 // Demands RoundRobin's fairness (every ready child served within n calls,
