@@ -265,19 +265,11 @@ Comparison CompareWithReference(DecoderAdapter& adapter,
     return c;
   }
   if (subject.generated != nullptr) {
-    // libprotobuf's generated code too, closed-enum unknowns truncated on
-    // both sides (its one documented difference from DynamicMessage).
-    oracle::Verdict generated =
-        oracle::DecodeWithLibprotobuf(*subject.generated, input);
-    oracle::Verdict dynamic = c.reference;
-    for (oracle::Verdict* v : {&generated, &dynamic}) {
-      if (v->ok) {
-        v->canonical =
-            oracle::TruncateEnumUnknowns(subject.model, v->canonical);
-      }
-    }
-    if (auto v = oracle::Compare("generated", generated, "libprotobuf", dynamic,
-                                 subject.model)) {
+    // libprotobuf's generated code too, allowing for its one documented
+    // difference from DynamicMessage (closed-enum unknowns).
+    if (auto v = oracle::CompareGenerated(
+            subject, oracle::DecodeWithLibprotobuf(*subject.generated, input),
+            c.reference)) {
       c.result = Comparison::Result::kOracleDisagrees;
       c.detail = *v;
       return c;

@@ -91,6 +91,14 @@ std::optional<std::string> Compare(std::string_view a_name, const Verdict& a,
 std::string TruncateEnumUnknowns(const model::Schema& schema,
                                  const std::string& canonical);
 
+// Generated code's verdict against DynamicMessage's, allowing for their one
+// documented difference: when they differ, closed-enum unknown varints are
+// truncated on both sides (TruncateEnumUnknowns) and then compared. nullopt
+// when they agree; "generated-vs-libprotobuf-...: ..." otherwise.
+std::optional<std::string> CompareGenerated(const Subject& subject,
+                                            const Verdict& generated,
+                                            const Verdict& dynamic);
+
 // What every decoder of a subject made of one input.
 struct Verdicts {
   Verdict dynamic;                   // libprotobuf's DynamicMessage
