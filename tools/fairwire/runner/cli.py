@@ -192,6 +192,50 @@ def parser() -> argparse.ArgumentParser:
                    "wire_decode_diff's corpus): the check's own price, apart "
                    "from what the fuzzer's inputs grew into (default 0: off)")
 
+    p = sub.add_parser(
+        "mutate", help="mutation testing of C/C++ sources against the "
+        "project's ctest suite (mutation schemata; clang's parser)",
+        description="Copies the project, finds the mutation points of PATHs "
+        "with clang's parser, builds every mutant into one build (mutation "
+        "schemata), traces which tests reach which point, and runs each "
+        "mutant against the tests that reach it. Writes report.md and "
+        "report.json (score, survivors with line and diff) into --out.")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files or folders to mutate (relative to --root)")
+    p.add_argument("--root", default=".", help="the project (a git work tree "
+                   "with a CMakeLists.txt; default: the current folder)")
+    p.add_argument("--preset", help="configure with this CMake preset "
+                   "(default: a Debug Ninja build with --cmake-arg)")
+    p.add_argument("--cmake-arg", action="append", metavar="ARG",
+                   help="an extra configure argument (may repeat)")
+    p.add_argument("--build-subdir", help="the build folder inside the copy "
+                   "(default: the preset's out/build/<preset>)")
+    p.add_argument("--target", action="append", metavar="T",
+                   help="build only these targets (default: all)")
+    p.add_argument("--tests-from", metavar="DIR", help="an existing build of "
+                   "the project: build only the executables its tests of "
+                   "--labels run (default: every target)")
+    p.add_argument("--labels", default=".", help="ctest label regex of the "
+                   "tests to run (default: every test)")
+    p.add_argument("--exclude", action="append", metavar="GLOB",
+                   help="leave matching files out (besides tests and benches)")
+    p.add_argument("--operators", help="comma-separated subset of: "
+                   "ror,lcr,negate,constant,remove,swap")
+    p.add_argument("--sample", type=int, default=0, metavar="N",
+                   help="run N mutants drawn with --seed (default: all)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--timeout-factor", type=float, default=10.0,
+                   help="a mutant times out after this many times the "
+                   "slowest of its tests' traced time (at least 10 s)")
+    p.add_argument("--equivalent", metavar="FILE", help="survivors listed "
+                   "here (key<TAB>reason lines) are equivalent, not survivors")
+    p.add_argument("--fail-on-survivor", action="store_true",
+                   help="exit 1 when a mutant survives that is not equivalent")
+    p.add_argument("--list", action="store_true",
+                   help="only list the mutation points")
+    p.add_argument("--out", default="out/mutate/latest",
+                   help="the run's folder (default out/mutate/latest)")
     sub.add_parser("decode", add_help=False,
                    help="decode protobuf bytes with the fairwire decoder "
                    "(runs fairwire-decode; see `fairwire decode --help`)")
@@ -204,6 +248,14 @@ def main(argv: list[str]) -> int:
         return decode(argv[1:])
     args = parser().parse_args(argv)
     args.argv = list(argv)
+    if args.command == "mutate":
+        from .mutate import run_mutate
+        from .mutation_points import MutateError
+        try:
+            return run_mutate(args)
+        except MutateError as e:
+            log(f"mutate: {e}")
+            return 2
     try:
         if not in_repo() and not args.build_dir and not args.targets_dir:
             raise RunnerError(

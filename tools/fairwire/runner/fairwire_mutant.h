@@ -1,0 +1,74 @@
+// The run-time side of `fairwire mutate`'s mutation schemata. Every source
+// file the command rewrites includes this header first; each mutation point
+// in it becomes `(FAIRWIRE_MUTANT(id) ? mutated : original)`, so one build
+// holds every mutant and the environment picks the one that is live:
+//   FAIRWIRE_MUTANT=<id>        mutant <id> is live (none when unset)
+//   FAIRWIRE_MUTANT_TRACE=<f>   append to file <f> the id of every mutation
+//                               point this process reaches, once each (the
+//                               tests that reach a point are the ones run
+//                               against its mutant)
+// Header-only (C++17 inline variables), so a rewritten project needs no
+// change to its build. Not part of any library; never included by hand.
+#ifndef FAIRWIRE_MUTANT_H_
+#define FAIRWIRE_MUTANT_H_
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace fairwire_mutant {
+
+// The most points one build may hold (ids 0 .. kMaxPoints - 1).
+inline constexpr long kMaxPoints = 1L << 20;
+
+struct State {
+  long live = -1;          // FAIRWIRE_MUTANT, or -1
+  int trace_fd = -1;       // FAIRWIRE_MUTANT_TRACE, opened for append
+  unsigned char* reached;  // one flag per id, when tracing
+
+  State() : reached(nullptr) {
+    if (const char* id = std::getenv("FAIRWIRE_MUTANT")) {
+      live = std::strtol(id, nullptr, 10);
+    }
+    if (const char* path = std::getenv("FAIRWIRE_MUTANT_TRACE")) {
+      trace_fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      if (trace_fd >= 0) {
+        reached = static_cast<unsigned char*>(std::calloc(kMaxPoints, 1));
+      }
+    }
+  }
+};
+
+inline State& Get() {
+  static State state;
+  return state;
+}
+
+// Records the first time this process reaches point `id` (one write, so a
+// process that later crashes still leaves its record).
+inline void Reach(long id) {
+  State& s = Get();
+  if (id < 0 || id >= kMaxPoints) return;
+  if (__atomic_exchange_n(&s.reached[id], 1, __ATOMIC_RELAXED) != 0) return;
+  char line[24];
+  const int n = std::snprintf(line, sizeof line, "%ld\n", id);
+  if (n > 0) {
+    [[maybe_unused]] const ssize_t written =
+        ::write(s.trace_fd, line, static_cast<std::size_t>(n));
+  }
+}
+
+// Whether mutant `id` is live in this process.
+inline bool Live(long id) {
+  State& s = Get();
+  if (s.reached != nullptr) Reach(id);
+  return s.live == id;
+}
+
+}  // namespace fairwire_mutant
+
+#define FAIRWIRE_MUTANT(id) (::fairwire_mutant::Live(id))
+
+#endif  // FAIRWIRE_MUTANT_H_

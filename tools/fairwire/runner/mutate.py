@@ -1,0 +1,536 @@
+"""`fairwire mutate`: mutation testing of C and C++ sources against a CMake
+project's ctest suite.
+
+  1. Copies the project (its git-tracked files) to <out>/tree, configures it
+     (a preset, or a plain Ninja configure), and finds the mutation points of
+     the files asked for with clang's parser (mutation_points.py).
+  2. Rewrites those files as mutation schemata (mutation_schemata.py) and
+     builds once. A mutant the compiler refuses (a point in a context that
+     must stay constant, say) is dropped, named, and the build retried.
+  3. Runs every test of the labels once with tracing: which tests reach which
+     points. A test that fails with no mutant live is left out (and named).
+  4. For each mutant, runs only the tests that reach it, fastest first,
+     stopping at the first failure: killed (with that test), timed out, or
+     survived. A mutant no test reaches survives.
+  5. Writes report.md and report.json: the score, every survivor with its
+     line and diff, and the survivors listed as equivalent (a file of keys
+     and reasons).
+
+Rebuilding is once per run, not once per mutant: the schemata hold every
+mutant (a mutant of a core header would otherwise rebuild most of the tree).
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import fnmatch
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .mutation_points import (OPERATORS, MutateError, Point, find_points,
+                              points_digest)
+from .mutation_schemata import RUNTIME_HEADER, rewrite
+
+SOURCE_SUFFIXES = (".h", ".hh", ".hpp", ".c", ".cc", ".cpp", ".cxx")
+DEFAULT_EXCLUDES = ("*_test.*", "*/test_*", "*/tests/*", "*/bench/*",
+                    "*_test_gen.h")
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+@dataclass
+class TestInfo:
+    name: str
+    number: int = 0              # ctest's test number
+    seconds: float = 0.0
+    reached: set[int] = field(default_factory=set)
+    baseline_ok: bool = True
+
+
+@dataclass
+class Outcome:
+    point: Point
+    status: str                  # killed, timeout, survived, equivalent
+    test: str = ""               # the first failing test (killed, timeout)
+    tests_run: int = 0
+    seconds: float = 0.0
+    reason: str = ""             # equivalent: why
+
+
+# -- files and tree ----------------------------------------------------------
+
+def expand_sources(root: Path, paths: list[str], excludes: list[str]) -> list[str]:
+    """The source files (relative to root) under each path, minus excludes."""
+    out: set[str] = set()
+    for p in paths:
+        full = (root / p).resolve()
+        if full.is_file():
+            candidates = [full]
+        elif full.is_dir():
+            candidates = [f for f in full.rglob("*") if f.is_file()]
+        else:
+            raise MutateError(f"no such file or folder: {p}")
+        for f in candidates:
+            if f.suffix not in SOURCE_SUFFIXES:
+                continue
+            rel = f.relative_to(root).as_posix()
+            if any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(f.name, pat)
+                   for pat in excludes):
+                continue
+            out.add(rel)
+    if not out:
+        raise MutateError("no source files to mutate")
+    return sorted(out)
+
+
+def copy_tree(root: Path, tree: Path) -> None:
+    """The project's files as git knows them (tracked, and untracked but not
+    ignored), working-tree contents, into `tree`."""
+    listed = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+         "--exclude-standard"], check=True, capture_output=True).stdout
+    if tree.exists():
+        shutil.rmtree(tree)
+    for rel in filter(None, listed.decode().split("\0")):
+        src = root / rel
+        if not src.is_file():
+            continue  # deleted in the working tree
+        dst = tree / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+
+
+# -- build -------------------------------------------------------------------
+
+def build_env() -> dict[str, str]:
+    """ccache keyed on paths relative to the tree, so the copy hits the
+    entries of a build of the same files elsewhere."""
+    env = dict(os.environ)
+    env.setdefault("CCACHE_NOHASHDIR", "true")
+    return env
+
+
+def configure(tree: Path, build: Path, preset: str | None,
+              cmake_args: list[str]) -> None:
+    env = build_env()
+    env["CCACHE_BASEDIR"] = str(tree)
+    if preset:
+        cmd = ["cmake", "--preset", preset, "-B", str(build)]
+    else:
+        cmd = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja",
+               "-DCMAKE_BUILD_TYPE=Debug"]
+    cmd += ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + cmake_args
+    r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise MutateError("configure failed:\n" + r.stdout[-4000:] +
+                          r.stderr[-4000:])
+
+
+_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error:",
+                    re.MULTILINE)
+
+
+def build_schemata(tree: Path, build: Path, points: list[Point],
+                   jobs: int, targets: list[str]) -> tuple[list[Point], list[Point]]:
+    """Rewrites the files of `points` in the tree and builds; drops the
+    mutants the compiler refuses, until the build passes. Returns (built,
+    dropped)."""
+    header = str(Path(__file__).with_name(RUNTIME_HEADER).resolve())
+    originals: dict[str, bytes] = {}
+    for p in points:
+        if p.path not in originals:
+            originals[p.path] = (tree / p.path).read_bytes()
+    enabled = {p.id: p for p in points}
+    dropped: list[Point] = []
+    env = build_env()
+    env["CCACHE_BASEDIR"] = str(tree)
+    for attempt in range(1, 13):
+        line_maps = {}
+        for path, text in originals.items():
+            mine = [p for p in enabled.values() if p.path == path]
+            rewritten = rewrite(text, mine, header)
+            (tree / path).write_bytes(rewritten.text)
+            line_maps[os.path.realpath(tree / path)] = rewritten.line_points
+        cmd = ["cmake", "--build", str(build), "-j", str(jobs), "--"]
+        cmd += ["-k", "0"] + targets
+        log(f"mutate: building {len(enabled)} mutants (attempt {attempt})")
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if r.returncode == 0:
+            return sorted(enabled.values(), key=lambda p: p.id), dropped
+        refused = refused_ids(r.stdout + r.stderr, build, line_maps)
+        refused &= set(enabled)
+        if not refused:
+            raise MutateError("the build failed where no mutant is to blame:\n"
+                              + (r.stdout + r.stderr)[-6000:])
+        for i in sorted(refused):
+            dropped.append(enabled.pop(i))
+        log(f"mutate: the compiler refused {len(refused)} mutant(s); "
+            "dropped, rebuilding")
+    raise MutateError("the build still fails after 12 attempts")
+
+
+def refused_ids(output: str, build: Path, line_maps: dict) -> set[int]:
+    """The mutants on (or just above) each line a compiler error names."""
+    ids: set[int] = set()
+    for m in _ERROR.finditer(output):
+        path = m.group("file")
+        if not os.path.isabs(path):
+            path = os.path.join(build, path)
+        lines = line_maps.get(os.path.realpath(path))
+        if lines is None:
+            continue
+        line = int(m.group("line"))
+        for back in range(0, 8):
+            found = lines.get(line - back)
+            if found:
+                ids |= found
+                break
+    return ids
+
+
+# -- tests -------------------------------------------------------------------
+
+def test_binaries(build: Path, labels: str) -> list[str]:
+    """The executables (paths relative to `build`) that the tests of these
+    labels run, as an existing build of the project lists them: the only
+    targets the mutants' build needs."""
+    r = subprocess.run(["ctest", "--test-dir", str(build), "-L", labels,
+                        "--show-only=json-v1"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise MutateError(f"ctest could not list the tests of {build}:\n"
+                          + r.stderr)
+    out: set[str] = set()
+    root = build.resolve()
+    for test in json.loads(r.stdout).get("tests", []):
+        command = test.get("command") or []
+        if not command:
+            continue
+        exe = Path(command[0]).resolve()
+        if root in exe.parents:
+            out.add(exe.relative_to(root).as_posix())
+    return sorted(out)
+
+
+def list_tests(build: Path, labels: str) -> dict[str, int]:
+    """The tests of these labels: name -> ctest's test number (its place in
+    the whole list, which -I takes, whatever characters the name has)."""
+    numbers = {}
+    for flags in ([], ["-L", labels]):
+        r = subprocess.run(["ctest", "--test-dir", str(build), *flags,
+                            "--show-only=json-v1"], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            raise MutateError("ctest could not list the tests:\n" + r.stderr)
+        names = [t["name"] for t in json.loads(r.stdout).get("tests", [])]
+        if not flags:
+            numbers = {n: i for i, n in enumerate(names, start=1)}
+        else:
+            return {n: numbers[n] for n in names}
+    return {}
+
+
+_TEST_LINE = re.compile(r"Test\s+#(?P<number>\d+): (?P<rest>.*)$", re.MULTILINE)
+
+
+def run_ctest(build: Path, tests: list[tuple[str, int]],
+              env_extra: dict[str, str], timeout: float,
+              stop_on_failure: bool) -> tuple[str, str, float]:
+    """Runs these tests (name, number); returns (status, first failing
+    test, seconds): status passed, failed or timeout."""
+    numbers = ",".join(str(i) for _, i in tests)
+    cmd = ["ctest", "--test-dir", str(build), "-I", f"0,0,0,{numbers}",
+           "--timeout", str(int(max(timeout, 1)))]
+    if stop_on_failure:
+        cmd.append("--stop-on-failure")
+    env = dict(os.environ)
+    env.update(env_extra)
+    start = time.monotonic()
+    try:
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                           timeout=timeout * max(len(tests), 1) + 60)
+        output = r.stdout
+    except subprocess.TimeoutExpired as e:
+        return "timeout", tests[0][0], time.monotonic() - start
+    seconds = time.monotonic() - start
+    by_number = {i: n for n, i in tests}
+    ran = 0
+    for m in _TEST_LINE.finditer(output):
+        ran += 1
+        rest = m.group("rest")
+        if re.search(r"\sPassed\s+[\d.]+ sec$", rest):
+            continue
+        name = by_number.get(int(m.group("number")), rest)
+        return ("timeout" if "Timeout" in rest else "failed", name, seconds)
+    if ran == 0:
+        raise MutateError("ctest ran none of the tests asked for:\n" +
+                          output[-2000:])
+    if r.returncode != 0:
+        return "failed", "(ctest)", seconds
+    return "passed", "", seconds
+
+
+def trace_tests(build: Path, work: Path, numbers: dict[str, int],
+                jobs: int) -> dict[str, TestInfo]:
+    """Runs each test once, no mutant live, recording the points it
+    reaches."""
+    trace_dir = work / "trace"
+    if trace_dir.exists():
+        shutil.rmtree(trace_dir)
+    trace_dir.mkdir(parents=True)
+    names = list(numbers)
+    infos = {n: TestInfo(n, number=numbers[n]) for n in names}
+
+    def one(i_name):
+        i, name = i_name
+        trace = trace_dir / f"{i}.txt"
+        status, _, seconds = run_ctest(
+            build, [(name, numbers[name])],
+            {"FAIRWIRE_MUTANT_TRACE": str(trace)},
+            timeout=1500, stop_on_failure=False)
+        reached = set()
+        if trace.exists():
+            reached = {int(x) for x in trace.read_text().split()}
+        return name, status, seconds, reached
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for done, (name, status, seconds, reached) in enumerate(
+                pool.map(one, enumerate(names)), start=1):
+            info = infos[name]
+            info.seconds, info.reached = seconds, reached
+            info.baseline_ok = status == "passed"
+            if not info.baseline_ok:
+                log(f"mutate: {name} fails with no mutant live: left out")
+            if done % 50 == 0 or done == len(names):
+                log(f"mutate: traced {done}/{len(names)} tests")
+    return infos
+
+
+def run_mutant(build: Path, point: Point, tests: list[TestInfo],
+               timeout_factor: float) -> Outcome:
+    if not tests:
+        return Outcome(point, "survived", reason="no test reaches it")
+    tests = sorted(tests, key=lambda t: t.seconds)
+    timeout = max(10.0, timeout_factor * max(t.seconds for t in tests))
+    status, test, seconds = run_ctest(
+        build, [(t.name, t.number) for t in tests],
+        {"FAIRWIRE_MUTANT": str(point.id)},
+        timeout=timeout, stop_on_failure=True)
+    kind = {"failed": "killed", "timeout": "timeout", "passed": "survived"}
+    return Outcome(point, kind[status], test=test, tests_run=len(tests),
+                   seconds=seconds)
+
+
+# -- equivalents and report --------------------------------------------------
+
+def load_equivalents(path: Path | None) -> dict[str, str]:
+    """key -> reason, from a file of `key<TAB>reason` lines (# comments)."""
+    if path is None or not path.exists():
+        return {}
+    out = {}
+    for raw in path.read_text().splitlines():
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        key, _, reason = raw.partition("\t")
+        out[key.strip()] = reason.strip()
+    return out
+
+
+def diff_of(tree_original: bytes, point: Point) -> str:
+    """The mutated line(s) as a two-line diff."""
+    text = tree_original
+    begin = text.rfind(b"\n", 0, point.start) + 1
+    end = text.find(b"\n", point.end)
+    end = len(text) if end < 0 else end
+    before = text[begin:end].decode("utf-8", "replace")
+    if point.statement:
+        after = "<removed: " + text[point.start:point.end].decode(
+            "utf-8", "replace") + ">"
+    elif point.operator == "negate":
+        after = (text[begin:point.start] + b"!(" + text[point.start:point.end]
+                 + b")" + text[point.end:end]).decode("utf-8", "replace")
+    else:
+        pieces, pos = [], begin
+        for e in sorted(point.edits, key=lambda e: e.start):
+            pieces.append(text[pos:e.start].decode("utf-8", "replace"))
+            pieces.append(e.text)
+            pos = e.end
+        pieces.append(text[pos:end].decode("utf-8", "replace"))
+        after = "".join(pieces)
+    return f"- {before.strip()}\n+ {after.strip()}"
+
+
+def score(outcomes: list[Outcome]) -> tuple[int, int, float]:
+    """(killed incl. timeouts, non-equivalent total, percent)."""
+    considered = [o for o in outcomes if o.status != "equivalent"]
+    killed = sum(1 for o in considered if o.status in ("killed", "timeout"))
+    total = len(considered)
+    return killed, total, (100.0 * killed / total if total else 100.0)
+
+
+def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
+                 originals: dict[str, bytes], meta: dict) -> Path:
+    killed, total, pct = score(outcomes)
+    by_status: dict[str, int] = {}
+    for o in outcomes:
+        by_status[o.status] = by_status.get(o.status, 0) + 1
+    lines = [
+        "# Mutation testing report", "",
+        f"- Command: `{meta['command']}`",
+        f"- Files: {meta['files']} ({meta['points']} mutation points; "
+        f"{len(outcomes)} mutants run{', a sample' if meta.get('sample') else ''})",
+        f"- Labels: `{meta['labels']}`; machine: {meta['machine']}",
+        f"- Score: **{pct:.1f}%** ({killed} of {total} non-equivalent mutants "
+        f"killed; timeouts count as killed)",
+        "- Outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(by_status.items())),
+        f"- Dropped (the compiler refused the mutant): {len(dropped)}",
+        f"- Took {meta['seconds']:.0f} s", ""]
+    by_op: dict[str, list[int]] = {}
+    for o in outcomes:
+        k = by_op.setdefault(o.point.operator, [0, 0])
+        if o.status != "equivalent":
+            k[1] += 1
+            k[0] += o.status in ("killed", "timeout")
+    lines += ["| operator | killed | mutants | score |", "|---|---:|---:|---:|"]
+    for op in OPERATORS:
+        if op in by_op:
+            k, n = by_op[op]
+            lines.append(f"| {op} | {k} | {n} | {100.0 * k / n if n else 100:.1f}% |")
+    lines.append("")
+    survivors = [o for o in outcomes if o.status == "survived"]
+    lines += [f"## Survivors ({len(survivors)})", ""]
+    for o in survivors:
+        p = o.point
+        lines += [f"### {p.path}:{p.line}: {p.description}", "",
+                  f"in `{p.function}`; " + (o.reason or
+                  f"{o.tests_run} test(s) reach it, none failed"), "",
+                  "```diff", diff_of(originals[p.path], p), "```", "",
+                  f"key: `{p.key}`", ""]
+    equivalents = [o for o in outcomes if o.status == "equivalent"]
+    if equivalents:
+        lines += [f"## Equivalent ({len(equivalents)})", ""]
+        for o in equivalents:
+            lines.append(f"- {o.point.path}:{o.point.line}: "
+                         f"{o.point.description}: {o.reason}")
+        lines.append("")
+    if dropped:
+        lines += ["## Dropped", ""]
+        for p in dropped:
+            lines.append(f"- {p.path}:{p.line}: {p.description}")
+        lines.append("")
+    report = work / "report.md"
+    report.write_text("\n".join(lines))
+    (work / "report.json").write_text(json.dumps({
+        "meta": meta, "score": pct, "killed": killed, "total": total,
+        "outcomes": [dict(o.point.to_json(), status=o.status, test=o.test,
+                          tests_run=o.tests_run, reason=o.reason,
+                          seconds=round(o.seconds, 2)) for o in outcomes],
+        "dropped": [p.to_json() for p in dropped]}, indent=1))
+    return report
+
+
+# -- the command -------------------------------------------------------------
+
+def machine() -> str:
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        flags = ""
+    levels = ["portable"]
+    if " avx2 " in flags and " bmi2 " in flags:
+        levels.append("avx2")
+    if " avx512vbmi2 " in flags or " avx512_vbmi2 " in flags:
+        levels.append("avx512")
+    import platform
+    return (f"{platform.machine()}, {os.cpu_count()} CPUs; kernel levels "
+            f"this machine runs: {' '.join(levels)}")
+
+
+def run_mutate(args) -> int:
+    start = time.monotonic()
+    root = Path(args.root).resolve()
+    work = Path(args.out).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    tree = work / "tree"
+    build = tree / (args.build_subdir or (
+        f"out/build/{args.preset}" if args.preset else "out/build/mutate"))
+    excludes = list(DEFAULT_EXCLUDES) + list(args.exclude or [])
+    files = expand_sources(root, args.paths, excludes)
+    log(f"mutate: {len(files)} file(s); copying the project to {tree}")
+    copy_tree(root, tree)
+    configure(tree, build, args.preset, args.cmake_arg or [])
+    operators = tuple(args.operators.split(",")) if args.operators else OPERATORS
+    points = find_points(tree, build / "compile_commands.json",
+                         [tree / f for f in files], operators, log)
+    log(f"mutate: {len(points)} mutation points "
+        f"({points_digest(points)})")
+    if args.list:
+        for p in points:
+            print(f"{p.id}\t{p.path}:{p.line}:{p.column}\t{p.operator}\t"
+                  f"{p.description}")
+        return 0
+    chosen = points
+    if args.sample:
+        rng = random.Random(args.seed)
+        chosen = sorted(rng.sample(points, min(args.sample, len(points))),
+                        key=lambda p: p.id)
+        log(f"mutate: a sample of {len(chosen)} (seed {args.seed})")
+    originals = {f: (tree / f).read_bytes() for f in files}
+    targets = list(args.target or [])
+    if args.tests_from:
+        targets += test_binaries(Path(args.tests_from), args.labels)
+        log(f"mutate: building the {len(targets)} test binaries that "
+            f"{args.tests_from} runs for {args.labels!r}")
+    built, dropped = build_schemata(tree, build, chosen, args.jobs, targets)
+    tests = list_tests(build, args.labels)
+    if not tests:
+        raise MutateError(f"no test has a label matching {args.labels!r}")
+    log(f"mutate: tracing {len(tests)} tests")
+    infos = trace_tests(build, work, tests, args.jobs)
+    usable = [t for t in infos.values() if t.baseline_ok]
+    reached_any = set().union(*(t.reached for t in usable)) if usable else set()
+    if built and not reached_any:
+        raise MutateError("no test reached any mutation point: the tests do "
+                          "not run the rewritten code (wrong labels?)")
+    equivalents = load_equivalents(Path(args.equivalent) if args.equivalent
+                                   else None)
+    outcomes: list[Outcome] = []
+
+    def one(point: Point) -> Outcome:
+        covering = [t for t in usable if point.id in t.reached]
+        return run_mutant(build, point, covering, args.timeout_factor)
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for n, o in enumerate(pool.map(one, built), start=1):
+            if o.status == "survived" and o.point.key in equivalents:
+                o.status, o.reason = "equivalent", equivalents[o.point.key]
+            outcomes.append(o)
+            mark = {"killed": "killed by " + o.test, "timeout": "timed out in "
+                    + o.test, "survived": "SURVIVED", "equivalent":
+                    "equivalent"}[o.status]
+            log(f"mutate: [{n}/{len(built)}] #{o.point.id} {o.point.path}:"
+                f"{o.point.line} {o.point.description}: {mark}")
+    meta = {"command": " ".join(["fairwire", "mutate"] + sys.argv[2:]),
+            "files": len(files), "points": len(points),
+            "sample": bool(args.sample), "seed": args.seed,
+            "labels": args.labels, "machine": machine(),
+            "seconds": time.monotonic() - start,
+            "digest": points_digest(points)}
+    report = write_report(work, outcomes, dropped, originals, meta)
+    killed, total, pct = score(outcomes)
+    survivors = [o for o in outcomes if o.status == "survived"]
+    log(f"mutate: score {pct:.1f}% ({killed}/{total} killed), "
+        f"{len(survivors)} survivor(s), {len(dropped)} dropped; report: {report}")
+    if survivors and args.fail_on_survivor:
+        for o in survivors:
+            log(f"mutate: survivor: {o.point.key}")
+        return 1
+    return 0

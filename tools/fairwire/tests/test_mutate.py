@@ -1,0 +1,144 @@
+"""`fairwire mutate` on a small project with known mutants
+(tests/mutate_fixture/): the points clang's parser finds (and those it must
+not: constant expressions), the schemata's rewriting, and a whole run whose
+killed mutants and survivors are known in advance. Needs cmake, ninja, g++
+and python3-clang-14 (ci/install-deps); fails, never skips, without them."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+TOOL_DIR = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TOOL_DIR))
+
+from runner import cli  # noqa: E402
+from runner.mutation_points import Edit, Point  # noqa: E402
+from runner.mutation_schemata import rewrite  # noqa: E402
+
+FIXTURE = Path(__file__).resolve().parent / "mutate_fixture"
+
+# The survivors of the fixture's test: (line in src/clamp.cc, description).
+SURVIVORS = {(8, "remove `++calls`"), (9, "< -> <="), (10, "> -> >=")}
+
+
+def make_project(where: Path) -> Path:
+    """The fixture as a git work tree (the command copies git's files)."""
+    root = where / "project"
+    shutil.copytree(FIXTURE, root)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    return root
+
+
+def run_cli(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = cli.main(argv)
+    return status, out.getvalue()
+
+
+class Schemata(unittest.TestCase):
+    def point(self, id_, start, end, operator, edits):
+        return Point(path="f.cc", line=1, column=1, operator=operator,
+                     description="d", start=start, end=end,
+                     edits=tuple(edits), function="f", source_line="",
+                     id=id_)
+
+    def test_nested_mutants_keep_their_own_switches(self):
+        text = b"return a < b + 1;"
+        # `a < b + 1`: < -> <= on [7, 16); the literal 1 -> 2 on [15, 16).
+        ror = self.point(0, 7, 16, "ror", [Edit(9, 10, "<=")])
+        lit = self.point(1, 15, 16, "constant", [Edit(15, 16, "2")])
+        out = rewrite(text, [ror, lit], "/h.h").text.decode()
+        self.assertEqual(
+            out, '#include "/h.h"\nreturn (FAIRWIRE_MUTANT(0) ? '
+            'a <= b + (FAIRWIRE_MUTANT(1) ? 2 : 1) : '
+            'a < b + (FAIRWIRE_MUTANT(1) ? 2 : 1));')
+
+    def test_negation_and_removal(self):
+        text = b"if (ready) f(x);"
+        neg = self.point(0, 4, 9, "negate", [])
+        rem = self.point(1, 11, 15, "remove", [])
+        out = rewrite(text, [neg, rem], "/h.h").text.decode()
+        self.assertEqual(out, '#include "/h.h"\nif ((FAIRWIRE_MUTANT(0) ? '
+                         '!(ready) : !!(ready))) if (!FAIRWIRE_MUTANT(1)) f(x);')
+
+    def test_lines_name_their_mutants(self):
+        text = b"int f() {\n  return a < b;\n}\n"
+        ror = self.point(4, 19, 24, "ror", [Edit(21, 22, "<=")])
+        rewritten = rewrite(text, [ror], "/h.h")
+        self.assertEqual(rewritten.line_points, {3: {4}})
+
+
+class WholeRun(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        where = Path(cls.tmp.name)
+        cls.root = make_project(where)
+        cls.out = where / "run"
+        cls.status, cls.log = run_cli([
+            "mutate", "--root", str(cls.root), "--out", str(cls.out),
+            "--labels", "unit", "--jobs", "2", "--fail-on-survivor", "src"])
+        cls.report = json.loads((cls.out / "report.json").read_text())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def outcomes(self):
+        return self.report["outcomes"]
+
+    def test_constant_expressions_hold_no_points(self):
+        header = [o for o in self.outcomes() if o["path"] == "src/clamp.h"]
+        # Only Sum's loop (a template, seen as written): none in kLimit or
+        # Twice, none in the template argument.
+        self.assertTrue(header)
+        self.assertTrue(all(o["function"] == "Sum" for o in header), header)
+
+    def test_every_operator_is_found(self):
+        operators = {o["operator"] for o in self.outcomes()}
+        self.assertEqual(operators, {"ror", "lcr", "negate", "constant",
+                                     "remove"})
+
+    def test_exactly_the_known_survivors(self):
+        survivors = {(o["line"], o["description"]) for o in self.outcomes()
+                     if o["status"] == "survived" and o["path"] == "src/clamp.cc"}
+        self.assertEqual(survivors, SURVIVORS, self.log)
+        others = [o for o in self.outcomes() if o["status"] not in (
+            "killed", "timeout", "survived")]
+        self.assertEqual(others, [])
+        self.assertEqual(self.status, 1, "a survivor must fail the run")
+
+    def test_killed_mutants_name_the_failing_test(self):
+        killed = [o for o in self.outcomes() if o["status"] == "killed"]
+        self.assertGreater(len(killed), 15)
+        self.assertTrue(all(o["test"] == "clamp" for o in killed))
+
+    def test_report_shows_each_survivor_with_its_diff(self):
+        text = (self.out / "report.md").read_text()
+        self.assertIn("- if (value < low) return low;", text)
+        self.assertIn("+ if (value <= low) return low;", text)
+
+    def test_equivalents_pass_the_run(self):
+        keys = [o["key"] for o in self.outcomes() if o["status"] == "survived"]
+        listed = self.out.parent / "equivalent.txt"
+        listed.write_text("".join(f"{k}\tno input tells it apart\n"
+                                  for k in keys))
+        status, log = run_cli([
+            "mutate", "--root", str(self.root), "--out",
+            str(self.out.parent / "again"), "--labels", "unit", "--jobs", "2",
+            "--fail-on-survivor", "--equivalent", str(listed), "src"])
+        self.assertEqual(status, 0, log)
+        self.assertIn("score 100.0%", log)
+
+
+if __name__ == "__main__":
+    unittest.main()
