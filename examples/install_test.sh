@@ -37,4 +37,12 @@ done
 step "the installed fairwire command finds the consumer's target"
 PATH="$work/prefix/bin:$PATH" fairwire fuzz list --build-dir "$work/consumer" | tee "$work/list.log"
 grep -q consumer_int64_list "$work/list.log"
+step "the installed fairwire mutate: mutants of the consumer's decoder against its kit's checks"
+# A copy of examples/consumer (g++, Debug, no fuzzers) with a sample of
+# int64_list.cc's mutants built in, run against its kit and corpus tests.
+PATH="$work/prefix/bin:$PATH" fairwire mutate --root "$src/examples/consumer" \
+  --cmake-arg=-DCMAKE_PREFIX_PATH="$work/prefix" --labels 'kit|corpus' \
+  --sample 8 --seed 1 --jobs 2 --out "$work/mutate" int64_list.cc | tee "$work/mutate.log"
+grep -qE 'mutate: score [0-9.]+% \([1-9][0-9]*/8 killed\)' "$work/mutate.log" ||
+  { echo "install_test: fairwire mutate killed no mutant of the consumer's decoder"; exit 1; }
 echo "install_test: passed"

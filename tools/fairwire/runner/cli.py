@@ -217,6 +217,8 @@ def parser() -> argparse.ArgumentParser:
                    "--labels run (default: every target)")
     p.add_argument("--labels", default=".", help="ctest label regex of the "
                    "tests to run (default: every test)")
+    p.add_argument("--exclude-labels", metavar="RE", help="leave out the "
+                   "tests with a label matching RE (ctest -LE)")
     p.add_argument("--exclude", action="append", metavar="GLOB",
                    help="leave matching files out (besides tests and benches)")
     p.add_argument("--operators", help="comma-separated subset of: "

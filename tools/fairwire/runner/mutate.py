@@ -94,13 +94,22 @@ def expand_sources(root: Path, paths: list[str], excludes: list[str]) -> list[st
 
 def copy_tree(root: Path, tree: Path) -> None:
     """The project's files as git knows them (tracked, and untracked but not
-    ignored), working-tree contents, into `tree`."""
+    ignored; every file but build folders outside git), working-tree
+    contents, into `tree`."""
     listed = subprocess.run(
         ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
-         "--exclude-standard"], check=True, capture_output=True).stdout
+         "--exclude-standard"], capture_output=True)
+    if listed.returncode == 0:
+        names = [n for n in listed.stdout.decode().split("\0") if n]
+    else:
+        # Not a git work tree: every file but build and VCS folders.
+        skip = {".git", "out", "build", "_build"}
+        names = [f.relative_to(root).as_posix() for f in root.rglob("*")
+                 if f.is_file() and not skip & set(f.relative_to(root).parts)
+                 and not f.relative_to(root).parts[0].startswith("build")]
     if tree.exists():
         shutil.rmtree(tree)
-    for rel in filter(None, listed.decode().split("\0")):
+    for rel in names:
         src = root / rel
         if not src.is_file():
             continue  # deleted in the working tree
@@ -199,11 +208,13 @@ def refused_ids(output: str, build: Path, line_maps: dict) -> set[int]:
 
 # -- tests -------------------------------------------------------------------
 
-def test_binaries(build: Path, labels: str) -> list[str]:
+def test_binaries(build: Path, labels: str,
+                  exclude_labels: str | None = None) -> list[str]:
     """The executables (paths relative to `build`) that the tests of these
     labels run, as an existing build of the project lists them: the only
     targets the mutants' build needs."""
-    r = subprocess.run(["ctest", "--test-dir", str(build), "-L", labels,
+    r = subprocess.run(["ctest", "--test-dir", str(build),
+                        *label_flags(labels, exclude_labels),
                         "--show-only=json-v1"], capture_output=True, text=True)
     if r.returncode != 0:
         raise MutateError(f"ctest could not list the tests of {build}:\n"
@@ -211,20 +222,29 @@ def test_binaries(build: Path, labels: str) -> list[str]:
     out: set[str] = set()
     root = build.resolve()
     for test in json.loads(r.stdout).get("tests", []):
-        command = test.get("command") or []
-        if not command:
-            continue
-        exe = Path(command[0]).resolve()
-        if root in exe.parents:
-            out.add(exe.relative_to(root).as_posix())
+        # The command, and any argument naming an executable of the build
+        # (a test run by a script, say).
+        for word in test.get("command") or []:
+            path = Path(word)
+            if not path.is_absolute():
+                continue
+            path = path.resolve()
+            if root in path.parents and path.is_file() and os.access(
+                    path, os.X_OK):
+                out.add(path.relative_to(root).as_posix())
     return sorted(out)
 
 
-def list_tests(build: Path, labels: str) -> dict[str, int]:
+def label_flags(labels: str, exclude_labels: str | None) -> list[str]:
+    return ["-L", labels] + (["-LE", exclude_labels] if exclude_labels else [])
+
+
+def list_tests(build: Path, labels: str,
+               exclude_labels: str | None = None) -> dict[str, int]:
     """The tests of these labels: name -> ctest's test number (its place in
     the whole list, which -I takes, whatever characters the name has)."""
     numbers = {}
-    for flags in ([], ["-L", labels]):
+    for flags in ([], label_flags(labels, exclude_labels)):
         r = subprocess.run(["ctest", "--test-dir", str(build), *flags,
                             "--show-only=json-v1"], capture_output=True,
                            text=True)
@@ -472,25 +492,26 @@ def run_mutate(args) -> int:
                          [tree / f for f in files], operators, log)
     log(f"mutate: {len(points)} mutation points "
         f"({points_digest(points)})")
-    if args.list:
-        for p in points:
-            print(f"{p.id}\t{p.path}:{p.line}:{p.column}\t{p.operator}\t"
-                  f"{p.description}")
-        return 0
     chosen = points
     if args.sample:
         rng = random.Random(args.seed)
         chosen = sorted(rng.sample(points, min(args.sample, len(points))),
                         key=lambda p: p.id)
         log(f"mutate: a sample of {len(chosen)} (seed {args.seed})")
+    if args.list:
+        for p in chosen:
+            print(f"{p.id}\t{p.path}:{p.line}:{p.column}\t{p.operator}\t"
+                  f"{p.description}")
+        return 0
     originals = {f: (tree / f).read_bytes() for f in files}
     targets = list(args.target or [])
     if args.tests_from:
-        targets += test_binaries(Path(args.tests_from), args.labels)
+        targets += test_binaries(Path(args.tests_from), args.labels,
+                                 args.exclude_labels)
         log(f"mutate: building the {len(targets)} test binaries that "
             f"{args.tests_from} runs for {args.labels!r}")
     built, dropped = build_schemata(tree, build, chosen, args.jobs, targets)
-    tests = list_tests(build, args.labels)
+    tests = list_tests(build, args.labels, args.exclude_labels)
     if not tests:
         raise MutateError(f"no test has a label matching {args.labels!r}")
     log(f"mutate: tracing {len(tests)} tests")
