@@ -9,6 +9,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -260,6 +261,42 @@ RC_GTEST_PROP(FixedAppend, MemmoveAppendEqualsAppendingOneByOne, ()) {
   CheckMemmoveAppend<std::uint64_t>();
   CheckMemmoveAppend<std::uint32_t>();
   CheckMemmoveAppend<double>();
+}
+
+// The element-by-element append (a big-endian host's path, never taken on
+// a little-endian one by ParsePackedFixed): every fixed kind gives the
+// values a little-endian copy of the bytes gives, in order, after what the
+// output held.
+template <FieldKind K, typename T>
+void CheckElementAppend() {
+  constexpr std::size_t kWidth = sizeof(T);
+  const auto count = *rc::gen::inRange<std::size_t>(0, 70);
+  const auto src = *rc::gen::container<std::vector<std::uint8_t>>(
+      count * kWidth, rc::gen::arbitrary<std::uint8_t>());
+  const auto prefix = *rc::gen::container<std::vector<T>>(
+      *rc::gen::inRange<std::size_t>(0, 5), rc::gen::arbitrary<T>());
+  std::vector<T> got = prefix;
+  AppendFixedElements<K>(got, src.data(), src.data() + src.size());
+  using Word = std::conditional_t<kWidth == 4, std::uint32_t, std::uint64_t>;
+  std::vector<T> want = prefix;
+  for (std::size_t i = 0; i < count; ++i) {
+    Word word = 0;
+    for (std::size_t b = 0; b < kWidth; ++b) {
+      word |= static_cast<Word>(Word{src[i * kWidth + b]} << (8 * b));
+    }
+    want.push_back(std::bit_cast<T>(word));
+  }
+  RC_ASSERT(got.size() == want.size());
+  RC_ASSERT(std::memcmp(got.data(), want.data(), got.size() * kWidth) == 0);
+}
+
+RC_GTEST_PROP(FixedAppend, ElementAppendEqualsTheLittleEndianBytes, ()) {
+  CheckElementAppend<FieldKind::kFixed32, std::uint32_t>();
+  CheckElementAppend<FieldKind::kFixed64, std::uint64_t>();
+  CheckElementAppend<FieldKind::kSfixed32, std::int32_t>();
+  CheckElementAppend<FieldKind::kSfixed64, std::int64_t>();
+  CheckElementAppend<FieldKind::kFloat, float>();
+  CheckElementAppend<FieldKind::kDouble, double>();
 }
 
 }  // namespace
