@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fairwire/poll/nested.h"
 #include "fairwire/poll/select.h"
 #include "fairwire/poll/select_all.h"
 #include "test_handlers.h"
@@ -108,6 +109,65 @@ TEST(Protocols, SelectAllConcatenatesInIndexOrder) {
   auto it = std::ranges::next(protocols.begin(), 3);
   EXPECT_EQ(it.child(), 3u);
   EXPECT_EQ(*it, "/c/2");
+}
+
+// The forward-iterator laws every composed protocol iterator must keep
+// (a saved iterator is how a caller resumes a walk): two iterators are
+// equal exactly when they are at the same position, and only the last
+// position equals the end; it++ returns the old position and moves on.
+template <class R>
+void ExpectForwardIteratorLaws(const R& range,
+                               const std::vector<std::string>& names) {
+  const std::size_t n = names.size();
+  for (std::size_t i = 0; i <= n; ++i) {
+    for (std::size_t j = 0; j <= n; ++j) {
+      const auto x = std::ranges::next(range.begin(), i);
+      const auto y = std::ranges::next(range.begin(), j);
+      EXPECT_EQ(x == y, i == j) << "positions " << i << " and " << j;
+      EXPECT_EQ(x != y, i != j) << "positions " << i << " and " << j;
+    }
+    EXPECT_EQ(std::ranges::next(range.begin(), i) == range.end(), i == n)
+        << "position " << i;
+  }
+  auto it = range.begin();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto old = it++;
+    EXPECT_EQ(std::string(*old), names[i]) << "it++ at " << i;
+    EXPECT_TRUE(old == std::ranges::next(range.begin(), i));
+    EXPECT_TRUE(it == std::ranges::next(range.begin(), i + 1));
+  }
+  EXPECT_TRUE(it == range.end());
+}
+
+TEST(Protocols, EveryComposedIteratorKeepsTheForwardIteratorLaws) {
+  Select<RoundRobin, Scripted, Scripted, Scripted, Scripted> select(
+      Scripted({}), Scripted({}, kA), Scripted({}), Scripted({}, kC));
+  ExpectForwardIteratorLaws(select.Protocols(), kExpected);
+
+  SelectAll<RoundRobin, Scripted> all;
+  all.Add(Scripted({}, kA));
+  all.Add(Scripted({}));
+  all.Add(Scripted({}, kC));
+  ExpectForwardIteratorLaws(all.Protocols(), kExpected);
+
+  const std::list<std::string_view> a_list(std::begin(kA), std::end(kA));
+  const std::list<std::string_view> none;
+  const std::vector<std::string> c_strings(std::begin(kC), std::end(kC));
+  const ProtocolChain<std::list<std::string_view>, std::list<std::string_view>,
+                      std::vector<std::string>>
+      general(a_list, none, c_strings);
+  ExpectForwardIteratorLaws(general, kExpected);
+
+  // Nested, with an empty side in the middle and names on both sides of it.
+  Nested<Scripted, Nested<Scripted, Scripted>> nested(
+      Scripted({}, kA),
+      Nested<Scripted, Scripted>(Scripted({}), Scripted({}, kC)));
+  ExpectForwardIteratorLaws(nested.Protocols(), kExpected);
+  // Both sides at their first position are not the same position.
+  Nested<Scripted, Scripted> two(Scripted({}, kA), Scripted({}, kA));
+  const auto names = two.Protocols();
+  EXPECT_FALSE(names.begin() == std::ranges::next(names.begin(), 2));
+  EXPECT_EQ(*std::ranges::next(names.begin(), 2), "/a/1");
 }
 
 }  // namespace

@@ -136,5 +136,34 @@ TEST(Select, CountdownHandlerIsReadyAfterItsPendingPolls) {
   EXPECT_EQ(std::get<1>(next.value()), 8u);
 }
 
+// RandomStart's default generator is SplitMix64 (Steele, Lea and Flood,
+// 2014): seeded with 0, its first outputs are the published ones.
+TEST(SplitMix64, GivesThePublishedSequenceFromSeedZero) {
+  SplitMix64 rng(0);
+  EXPECT_EQ(rng(), 0xe220a8397b1dcdafu);
+  EXPECT_EQ(rng(), 0x6e789e6aa1b965f4u);
+  EXPECT_EQ(rng(), 0x06c45d188009454fu);
+}
+
+// The handler alone, over several cycles: `pending` self-waking Pendings,
+// then Ready(event), again and again, and events() counts the Readys.
+TEST(CountdownHandler, RepeatsItsCycleAndCountsItsEvents) {
+  for (std::uint32_t pending : {0u, 1u, 3u}) {
+    CountdownHandler h(pending, 5);
+    WakeCounter counter;
+    Context cx(counter.waker());
+    for (std::uint64_t cycle = 0; cycle < 3; ++cycle) {
+      for (std::uint32_t k = 0; k < pending; ++k) {
+        EXPECT_TRUE(h.Poll(cx).IsPending()) << pending << " " << cycle;
+      }
+      auto ready = h.Poll(cx);
+      ASSERT_TRUE(ready.IsReady()) << pending << " " << cycle;
+      EXPECT_EQ(ready.value(), 5u);
+      EXPECT_EQ(h.events(), cycle + 1);
+    }
+    EXPECT_EQ(counter.count(), 3u * pending);
+  }
+}
+
 }  // namespace
 }  // namespace fairwire::poll
