@@ -32,6 +32,18 @@ TEST(SelectAll, EmptyIsDone) {
   EXPECT_TRUE(s.IsDone());
 }
 
+// Add returns the index the new child's events are tagged with, and a
+// removal shifts the later indices down (the caller's handle on a child).
+TEST(SelectAll, AddReturnsTheNewChildsIndex) {
+  SelectAll<RoundRobin, Scripted> s;
+  EXPECT_EQ(s.Add(AlwaysReady(10)), 0u);
+  EXPECT_EQ(s.Add(AlwaysReady(11)), 1u);
+  EXPECT_EQ(s.Add(AlwaysReady(12)), 2u);
+  s.Remove(0);
+  EXPECT_EQ(s.Add(AlwaysReady(13)), 2u);
+  EXPECT_EQ(s.size(), 3u);
+}
+
 TEST(SelectAll, RoundRobinTagsEventsWithTheChildIndex) {
   SelectAll<RoundRobin, Scripted> s;
   s.Add(AlwaysReady(10));

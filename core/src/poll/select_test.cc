@@ -136,6 +136,22 @@ TEST(Select, CountdownHandlerIsReadyAfterItsPendingPolls) {
   EXPECT_EQ(std::get<1>(next.value()), 8u);
 }
 
+// Every waker of a counter bumps the same count; Reset starts it again.
+TEST(WakeCounter, CountsEveryWakeOfItsWakersAndResets) {
+  WakeCounter counter;
+  const Waker a = counter.waker();
+  const Waker b = counter.waker();
+  EXPECT_TRUE(a == b);
+  a.Wake();
+  b.Wake();
+  a.Wake();
+  EXPECT_EQ(counter.count(), 3u);
+  counter.Reset();
+  EXPECT_EQ(counter.count(), 0u);
+  b.Wake();
+  EXPECT_EQ(counter.count(), 1u);
+}
+
 // RandomStart's default generator is SplitMix64 (Steele, Lea and Flood,
 // 2014): seeded with 0, its first outputs are the published ones.
 TEST(SplitMix64, GivesThePublishedSequenceFromSeedZero) {
