@@ -163,6 +163,10 @@ TEST(Protocols, EveryComposedIteratorKeepsTheForwardIteratorLaws) {
       Scripted({}, kA),
       Nested<Scripted, Scripted>(Scripted({}), Scripted({}, kC)));
   ExpectForwardIteratorLaws(nested.Protocols(), kExpected);
+  // One level, names on both sides (a nested B compares its positions with
+  // the same code, so a fault there could cancel out over two levels).
+  Nested<Scripted, Scripted> pair(Scripted({}, kA), Scripted({}, kC));
+  ExpectForwardIteratorLaws(pair.Protocols(), kExpected);
   // Both sides at their first position are not the same position.
   Nested<Scripted, Scripted> two(Scripted({}, kA), Scripted({}, kA));
   const auto names = two.Protocols();
