@@ -339,14 +339,26 @@ def run_mutant(build: Path, point: Point, tests: list[TestInfo],
     if not tests:
         return Outcome(point, "survived", reason="no test reaches it")
     tests = sorted(tests, key=lambda t: t.seconds)
-    timeout = max(10.0, timeout_factor * max(t.seconds for t in tests))
-    status, test, seconds = run_ctest(
-        build, [(t.name, t.number) for t in tests],
-        {"FAIRWIRE_MUTANT": str(point.id)},
-        timeout=timeout, stop_on_failure=True)
-    kind = {"failed": "killed", "timeout": "timeout", "passed": "survived"}
-    return Outcome(point, kind[status], test=test, tests_run=len(tests),
-                   seconds=seconds)
+    # ctest's --timeout is one for all the tests of a run: the quick tests
+    # (most of them, and most kills) run first under a short one, the rest
+    # under one scaled to the slowest.
+    quick = [t for t in tests if t.seconds * timeout_factor <= 10.0]
+    slow = tests[len(quick):]
+    total = 0.0
+    for group in (quick, slow):
+        if not group:
+            continue
+        timeout = max(10.0, timeout_factor * max(t.seconds for t in group))
+        status, test, seconds = run_ctest(
+            build, [(t.name, t.number) for t in group],
+            {"FAIRWIRE_MUTANT": str(point.id)},
+            timeout=timeout, stop_on_failure=True)
+        total += seconds
+        if status != "passed":
+            kind = "killed" if status == "failed" else "timeout"
+            return Outcome(point, kind, test=test, tests_run=len(tests),
+                           seconds=total)
+    return Outcome(point, "survived", tests_run=len(tests), seconds=total)
 
 
 # -- equivalents and report --------------------------------------------------
@@ -407,6 +419,9 @@ def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
         f"- Command: `{meta['command']}`",
         f"- Files: {meta['files']} ({meta['points']} mutation points; "
         f"{len(outcomes)} mutants run{', a sample' if meta.get('sample') else ''})",
+        *([f"- **Partial:** {len(outcomes)} of {meta['planned']} mutants "
+           "so far (the run goes on, or was stopped)"]
+          if len(outcomes) < meta.get("planned", 0) else []),
         f"- Labels: `{meta['labels']}`; machine: {meta['machine']}",
         f"- Score: **{pct:.1f}%** ({killed} of {total} non-equivalent mutants "
         f"killed; timeouts count as killed)",
@@ -529,8 +544,18 @@ def run_mutate(args) -> int:
         covering = [t for t in usable if point.id in t.reached]
         return run_mutant(build, point, covering, args.timeout_factor)
 
+    meta = {"command": " ".join(["fairwire", "mutate"] + sys.argv[2:]),
+            "files": len(files), "points": len(points),
+            "sample": bool(args.sample), "seed": args.seed,
+            "labels": args.labels, "machine": machine(),
+            "digest": points_digest(points), "planned": len(built)}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for n, o in enumerate(pool.map(one, built), start=1):
+            if n % 20 == 0 and n < len(built):
+                # A partial report now and then: a long run stopped early
+                # still leaves what it found.
+                meta["seconds"] = time.monotonic() - start
+                write_report(work, outcomes, dropped, originals, meta)
             if o.status == "survived" and o.point.key in equivalents:
                 o.status, o.reason = "equivalent", equivalents[o.point.key]
             outcomes.append(o)
@@ -539,12 +564,7 @@ def run_mutate(args) -> int:
                     "equivalent"}[o.status]
             log(f"mutate: [{n}/{len(built)}] #{o.point.id} {o.point.path}:"
                 f"{o.point.line} {o.point.description}: {mark}")
-    meta = {"command": " ".join(["fairwire", "mutate"] + sys.argv[2:]),
-            "files": len(files), "points": len(points),
-            "sample": bool(args.sample), "seed": args.seed,
-            "labels": args.labels, "machine": machine(),
-            "seconds": time.monotonic() - start,
-            "digest": points_digest(points)}
+    meta["seconds"] = time.monotonic() - start
     report = write_report(work, outcomes, dropped, originals, meta)
     killed, total, pct = score(outcomes)
     survivors = [o for o in outcomes if o.status == "survived"]
