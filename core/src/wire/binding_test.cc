@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fairwire/wire/decoder.h"
+#include "fairwire/wire/internal/bound_run.h"
 #include "fairwire/wire/serialize.h"
 #include "fairwire/wire/writer.h"
 #include "test_schema.h"
@@ -68,6 +69,31 @@ constexpr auto kRoot =
         Bind<testing::kSint64, FieldKind::kSint64>(&Root::sint64),
         Bind<testing::kBlobs, FieldKind::kBytes>(&Root::blobs))
         .WithUnknown(&Root::unknown);
+
+// A closed enum's validity predicate that counts the values it is asked
+// about, valid for 3, 1023 and 1024 (one past the bitmap's range).
+int asked = 0;
+bool CountingIsValid(std::int32_t v) {
+  ++asked;
+  return v == 3 || v == 1023 || v == 1024;
+}
+
+// The bitmap of a generated enum predicate asks it once for each value below
+// kValidBitmapBits, and holds exactly the valid ones among them (a value
+// past it is asked at decode time, never stored in the bitmap).
+TEST(BindingTest, ValidBitmapAsksEachValueBelowItsRangeOnce) {
+  const internal::EnumBitmap& bitmap =
+      internal::ValidBitmap<&CountingIsValid>();
+  EXPECT_EQ(asked, internal::kValidBitmapBits);
+  ASSERT_EQ(bitmap.bits.size(),
+            static_cast<std::size_t>(internal::kValidBitmapBits / 64));
+  for (std::size_t word = 0; word < bitmap.bits.size(); ++word) {
+    const std::uint64_t want = word == 0    ? std::uint64_t{1} << 3
+                               : word == 15 ? std::uint64_t{1} << 63
+                                            : 0;
+    EXPECT_EQ(bitmap.bits[word], want) << "word " << word;
+  }
+}
 
 TEST(BindingTest, PackedAndUnpackedConcatenate) {
   Root r;
