@@ -7,13 +7,20 @@
 //                               point this process reaches, once each (the
 //                               tests that reach a point are the ones run
 //                               against its mutant)
-// Header-only (C++17 inline variables), so a rewritten project needs no
-// change to its build. Not part of any library; never included by hand.
+// Header-only (C++17 inline variables; in C, static state per translation
+// unit), so a rewritten project needs no change to its build. Not part of
+// any library; never included by hand.
 #ifndef FAIRWIRE_MUTANT_H_
 #define FAIRWIRE_MUTANT_H_
 
 #include <fcntl.h>
 #include <unistd.h>
+
+#ifndef O_CLOEXEC  // strict ISO C modes hide it
+#define O_CLOEXEC 0
+#endif
+
+#ifdef __cplusplus
 
 #include <cstdio>
 #include <cstdlib>
@@ -70,5 +77,49 @@ inline bool Live(long id) {
 }  // namespace fairwire_mutant
 
 #define FAIRWIRE_MUTANT(id) (::fairwire_mutant::Live(id))
+
+#else  // C: the same, with the state per translation unit (each reads the
+       // environment once; a point reached by two units is recorded twice,
+       // which the reader does not mind).
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define FAIRWIRE_MUTANT_MAX_POINTS (1L << 20)
+
+static long fairwire_mutant_live_ = -2;  // -2: not read yet
+static int fairwire_mutant_fd_ = -1;
+static unsigned char* fairwire_mutant_reached_ = NULL;
+
+static inline int fairwire_mutant_live(long id) {
+  if (fairwire_mutant_live_ == -2) {
+    const char* live = getenv("FAIRWIRE_MUTANT");
+    const char* path = getenv("FAIRWIRE_MUTANT_TRACE");
+    fairwire_mutant_live_ = live != NULL ? strtol(live, NULL, 10) : -1;
+    if (path != NULL) {
+      fairwire_mutant_fd_ =
+          open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      if (fairwire_mutant_fd_ >= 0) {
+        fairwire_mutant_reached_ =
+            (unsigned char*)calloc(FAIRWIRE_MUTANT_MAX_POINTS, 1);
+      }
+    }
+  }
+  if (fairwire_mutant_reached_ != NULL && id >= 0 &&
+      id < FAIRWIRE_MUTANT_MAX_POINTS && !fairwire_mutant_reached_[id]) {
+    char line[24];
+    int n;
+    fairwire_mutant_reached_[id] = 1;
+    n = snprintf(line, sizeof line, "%ld\n", id);
+    if (n > 0 && write(fairwire_mutant_fd_, line, (size_t)n) < 0) {
+      fairwire_mutant_reached_[id] = 1;
+    }
+  }
+  return fairwire_mutant_live_ == id;
+}
+
+#define FAIRWIRE_MUTANT(id) (fairwire_mutant_live(id))
+
+#endif  // __cplusplus
 
 #endif  // FAIRWIRE_MUTANT_H_

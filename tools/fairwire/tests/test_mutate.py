@@ -77,6 +77,45 @@ class Schemata(unittest.TestCase):
         self.assertEqual(rewritten.line_points, {3: {4}})
 
 
+class CSources(unittest.TestCase):
+    """A C file: points found by libclang as C, its schemata compiled by a C
+    compiler, each mutant switched on at run time."""
+
+    def test_c_schemata_compile_and_switch(self):
+        from runner.mutation_points import find_points
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            src = root / "sign.c"
+            src.write_text("int sign(int x) {\n"
+                           "  if (x < 0) return -1;\n"
+                           "  return x > 0;\n"
+                           "}\n")
+            (root / "compile_commands.json").write_text(json.dumps([{
+                "directory": str(root), "file": str(src),
+                "command": f"cc -std=c11 -c {src} -o sign.o"}]))
+            points = find_points(root, root / "compile_commands.json", [src])
+            self.assertEqual({p.description for p in points},
+                             {"negate if condition", "< -> <=", "0 -> 1",
+                              "1 -> 2", "> -> >="})
+            header = TOOL_DIR / "runner" / "fairwire_mutant.h"
+            src.write_bytes(rewrite(src.read_bytes(), points,
+                                    str(header)).text)
+            main = root / "main.c"
+            main.write_text('#include <stdio.h>\nint sign(int);\n'
+                            'int main(void) { printf("%d %d %d", sign(-2), '
+                            'sign(0), sign(3)); return 0; }\n')
+            subprocess.run(["cc", "-std=c11", "-Wall", "-o", str(root / "t"),
+                            str(src), str(main)], check=True)
+            def run(env):
+                return subprocess.run([str(root / "t")], env=env, check=True,
+                                      capture_output=True, text=True).stdout
+            self.assertEqual(run({}), "-1 0 1")
+            ror = next(p for p in points if p.description == "< -> <=")
+            self.assertEqual(run({"FAIRWIRE_MUTANT": str(ror.id)}), "-1 -1 1")
+            gt = next(p for p in points if p.description == "> -> >=")
+            self.assertEqual(run({"FAIRWIRE_MUTANT": str(gt.id)}), "-1 1 1")
+
+
 class WholeRun(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
