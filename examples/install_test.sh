@@ -42,7 +42,7 @@ step "the installed fairwire mutate: mutants of the consumer's decoder against i
 # int64_list.cc's mutants built in, run against its kit and corpus tests.
 PATH="$work/prefix/bin:$PATH" fairwire mutate --root "$src/examples/consumer" \
   --cmake-arg=-DCMAKE_PREFIX_PATH="$work/prefix" --labels 'kit|corpus' \
-  --sample 8 --seed 1 --jobs 2 --out "$work/mutate" int64_list.cc | tee "$work/mutate.log"
+  --sample 8 --seed 1 --jobs 2 --out "$work/mutate" int64_list.cc 2>&1 | tee "$work/mutate.log"
 grep -qE 'mutate: score [0-9.]+% \([1-9][0-9]*/8 killed\)' "$work/mutate.log" ||
   { echo "install_test: fairwire mutate killed no mutant of the consumer's decoder"; exit 1; }
 echo "install_test: passed"

@@ -252,10 +252,9 @@ def main(argv: list[str]) -> int:
     args.argv = list(argv)
     if args.command == "mutate":
         from .mutate import run_mutate
-        from .mutation_points import MutateError
         try:
             return run_mutate(args)
-        except MutateError as e:
+        except RunnerError as e:
             log(f"mutate: {e}")
             return 2
     try:

@@ -25,6 +25,7 @@ import concurrent.futures
 import fnmatch
 import json
 import os
+import platform
 import random
 import re
 import shutil
@@ -34,17 +35,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .mutation_points import (OPERATORS, MutateError, Point, find_points,
-                              points_digest)
+from .mutation_points import OPERATORS, Point, find_points, points_digest
+from .project import RunnerError, log
 from .mutation_schemata import RUNTIME_HEADER, rewrite
 
 SOURCE_SUFFIXES = (".h", ".hh", ".hpp", ".c", ".cc", ".cpp", ".cxx")
 DEFAULT_EXCLUDES = ("*_test.*", "*/test_*", "*/tests/*", "*/bench/*",
                     "*_test_gen.h")
-
-
-def log(msg: str) -> None:
-    print(msg, flush=True)
 
 
 @dataclass
@@ -78,7 +75,7 @@ def expand_sources(root: Path, paths: list[str], excludes: list[str]) -> list[st
         elif full.is_dir():
             candidates = [f for f in full.rglob("*") if f.is_file()]
         else:
-            raise MutateError(f"no such file or folder: {p}")
+            raise RunnerError(f"no such file or folder: {p}")
         for f in candidates:
             if f.suffix not in SOURCE_SUFFIXES:
                 continue
@@ -88,7 +85,7 @@ def expand_sources(root: Path, paths: list[str], excludes: list[str]) -> list[st
                 continue
             out.add(rel)
     if not out:
-        raise MutateError("no source files to mutate")
+        raise RunnerError("no source files to mutate")
     return sorted(out)
 
 
@@ -120,18 +117,18 @@ def copy_tree(root: Path, tree: Path) -> None:
 
 # -- build -------------------------------------------------------------------
 
-def build_env() -> dict[str, str]:
+def build_env(tree: Path) -> dict[str, str]:
     """ccache keyed on paths relative to the tree, so the copy hits the
     entries of a build of the same files elsewhere."""
     env = dict(os.environ)
     env.setdefault("CCACHE_NOHASHDIR", "true")
+    env["CCACHE_BASEDIR"] = str(tree)
     return env
 
 
 def configure(tree: Path, build: Path, preset: str | None,
               cmake_args: list[str]) -> None:
-    env = build_env()
-    env["CCACHE_BASEDIR"] = str(tree)
+    env = build_env(tree)
     if preset:
         cmd = ["cmake", "--preset", preset, "-B", str(build)]
     else:
@@ -140,7 +137,7 @@ def configure(tree: Path, build: Path, preset: str | None,
     cmd += ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + cmake_args
     r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if r.returncode != 0:
-        raise MutateError("configure failed:\n" + r.stdout[-4000:] +
+        raise RunnerError("configure failed:\n" + r.stdout[-4000:] +
                           r.stderr[-4000:])
 
 
@@ -160,13 +157,14 @@ def build_schemata(tree: Path, build: Path, points: list[Point],
             originals[p.path] = (tree / p.path).read_bytes()
     enabled = {p.id: p for p in points}
     dropped: list[Point] = []
-    env = build_env()
-    env["CCACHE_BASEDIR"] = str(tree)
+    env = build_env(tree)
     for attempt in range(1, 13):
         line_maps = {}
         for path, text in originals.items():
             mine = [p for p in enabled.values() if p.path == path]
             rewritten = rewrite(text, mine, header)
+            for p in rewritten.left_out:  # not built: not run, but named
+                dropped.append(enabled.pop(p.id))
             (tree / path).write_bytes(rewritten.text)
             line_maps[os.path.realpath(tree / path)] = rewritten.line_points
         cmd = ["cmake", "--build", str(build), "-j", str(jobs), "--"]
@@ -178,13 +176,13 @@ def build_schemata(tree: Path, build: Path, points: list[Point],
         refused = refused_ids(r.stdout + r.stderr, build, line_maps)
         refused &= set(enabled)
         if not refused:
-            raise MutateError("the build failed where no mutant is to blame:\n"
+            raise RunnerError("the build failed where no mutant is to blame:\n"
                               + (r.stdout + r.stderr)[-6000:])
         for i in sorted(refused):
             dropped.append(enabled.pop(i))
         log(f"mutate: the compiler refused {len(refused)} mutant(s); "
             "dropped, rebuilding")
-    raise MutateError("the build still fails after 12 attempts")
+    raise RunnerError("the build still fails after 12 attempts")
 
 
 def refused_ids(output: str, build: Path, line_maps: dict) -> set[int]:
@@ -208,20 +206,24 @@ def refused_ids(output: str, build: Path, line_maps: dict) -> set[int]:
 
 # -- tests -------------------------------------------------------------------
 
+def ctest_tests(build: Path, flags: list[str]) -> list[dict]:
+    """ctest's list of the tests these flags select (its JSON)."""
+    r = subprocess.run(["ctest", "--test-dir", str(build), *flags,
+                        "--show-only=json-v1"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RunnerError(f"ctest could not list the tests of {build}:\n"
+                          + r.stderr)
+    return json.loads(r.stdout).get("tests", [])
+
+
 def test_binaries(build: Path, labels: str,
                   exclude_labels: str | None = None) -> list[str]:
     """The executables (paths relative to `build`) that the tests of these
     labels run, as an existing build of the project lists them: the only
     targets the mutants' build needs."""
-    r = subprocess.run(["ctest", "--test-dir", str(build),
-                        *label_flags(labels, exclude_labels),
-                        "--show-only=json-v1"], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise MutateError(f"ctest could not list the tests of {build}:\n"
-                          + r.stderr)
     out: set[str] = set()
     root = build.resolve()
-    for test in json.loads(r.stdout).get("tests", []):
+    for test in ctest_tests(build, label_flags(labels, exclude_labels)):
         # The command, and any argument naming an executable of the build
         # (a test run by a script, say).
         for word in test.get("command") or []:
@@ -243,19 +245,10 @@ def list_tests(build: Path, labels: str,
                exclude_labels: str | None = None) -> dict[str, int]:
     """The tests of these labels: name -> ctest's test number (its place in
     the whole list, which -I takes, whatever characters the name has)."""
-    numbers = {}
-    for flags in ([], label_flags(labels, exclude_labels)):
-        r = subprocess.run(["ctest", "--test-dir", str(build), *flags,
-                            "--show-only=json-v1"], capture_output=True,
-                           text=True)
-        if r.returncode != 0:
-            raise MutateError("ctest could not list the tests:\n" + r.stderr)
-        names = [t["name"] for t in json.loads(r.stdout).get("tests", [])]
-        if not flags:
-            numbers = {n: i for i, n in enumerate(names, start=1)}
-        else:
-            return {n: numbers[n] for n in names}
-    return {}
+    numbers = {t["name"]: i for i, t in enumerate(ctest_tests(build, []),
+                                                  start=1)}
+    return {t["name"]: numbers[t["name"]] for t in ctest_tests(
+        build, label_flags(labels, exclude_labels))}
 
 
 _TEST_LINE = re.compile(r"Test\s+#(?P<number>\d+): (?P<rest>.*)$", re.MULTILINE)
@@ -278,7 +271,7 @@ def run_ctest(build: Path, tests: list[tuple[str, int]],
         r = subprocess.run(cmd, env=env, capture_output=True, text=True,
                            timeout=timeout * max(len(tests), 1) + 60)
         output = r.stdout
-    except subprocess.TimeoutExpired as e:
+    except subprocess.TimeoutExpired:
         return "timeout", tests[0][0], time.monotonic() - start
     seconds = time.monotonic() - start
     by_number = {i: n for n, i in tests}
@@ -291,7 +284,7 @@ def run_ctest(build: Path, tests: list[tuple[str, int]],
         name = by_number.get(int(m.group("number")), rest)
         return ("timeout" if "Timeout" in rest else "failed", name, seconds)
     if ran == 0:
-        raise MutateError("ctest ran none of the tests asked for:\n" +
+        raise RunnerError("ctest ran none of the tests asked for:\n" +
                           output[-2000:])
     if r.returncode != 0:
         return "failed", "(ctest)", seconds
@@ -386,9 +379,6 @@ def diff_of(tree_original: bytes, point: Point) -> str:
     if point.statement:
         after = "<removed: " + text[point.start:point.end].decode(
             "utf-8", "replace") + ">"
-    elif point.operator == "negate":
-        after = (text[begin:point.start] + b"!(" + text[point.start:point.end]
-                 + b")" + text[point.end:end]).decode("utf-8", "replace")
     else:
         pieces, pos = [], begin
         for e in sorted(point.edits, key=lambda e: e.start):
@@ -475,18 +465,16 @@ def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
 # -- the command -------------------------------------------------------------
 
 def machine() -> str:
+    """The machine, and the SIMD features its CPU reports (code for features
+    it lacks is not reached, so its mutants survive as unreached)."""
     try:
-        flags = Path("/proc/cpuinfo").read_text()
+        flags = set(Path("/proc/cpuinfo").read_text().split())
     except OSError:
-        flags = ""
-    levels = ["portable"]
-    if " avx2 " in flags and " bmi2 " in flags:
-        levels.append("avx2")
-    if " avx512vbmi2 " in flags or " avx512_vbmi2 " in flags:
-        levels.append("avx512")
-    import platform
-    return (f"{platform.machine()}, {os.cpu_count()} CPUs; kernel levels "
-            f"this machine runs: {' '.join(levels)}")
+        flags = set()
+    simd = [f for f in ("avx2", "bmi2", "avx512f", "avx512bw", "avx512_vbmi",
+                        "avx512_vbmi2", "asimd") if f in flags]
+    return (f"{platform.machine()}, {os.cpu_count()} CPUs; SIMD features: "
+            f"{' '.join(simd) or 'none reported'}")
 
 
 def run_mutate(args) -> int:
@@ -528,13 +516,13 @@ def run_mutate(args) -> int:
     built, dropped = build_schemata(tree, build, chosen, args.jobs, targets)
     tests = list_tests(build, args.labels, args.exclude_labels)
     if not tests:
-        raise MutateError(f"no test has a label matching {args.labels!r}")
+        raise RunnerError(f"no test has a label matching {args.labels!r}")
     log(f"mutate: tracing {len(tests)} tests")
     infos = trace_tests(build, work, tests, args.jobs)
     usable = [t for t in infos.values() if t.baseline_ok]
     reached_any = set().union(*(t.reached for t in usable)) if usable else set()
     if built and not reached_any:
-        raise MutateError("no test reached any mutation point: the tests do "
+        raise RunnerError("no test reached any mutation point: the tests do "
                           "not run the rewritten code (wrong labels?)")
     equivalents = load_equivalents(Path(args.equivalent) if args.equivalent
                                    else None)
@@ -551,14 +539,14 @@ def run_mutate(args) -> int:
             "digest": points_digest(points), "planned": len(built)}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for n, o in enumerate(pool.map(one, built), start=1):
+            if o.status == "survived" and o.point.key in equivalents:
+                o.status, o.reason = "equivalent", equivalents[o.point.key]
+            outcomes.append(o)
             if n % 20 == 0 and n < len(built):
                 # A partial report now and then: a long run stopped early
                 # still leaves what it found.
                 meta["seconds"] = time.monotonic() - start
                 write_report(work, outcomes, dropped, originals, meta)
-            if o.status == "survived" and o.point.key in equivalents:
-                o.status, o.reason = "equivalent", equivalents[o.point.key]
-            outcomes.append(o)
             mark = {"killed": "killed by " + o.test, "timeout": "timed out in "
                     + o.test, "survived": "SURVIVED", "equivalent":
                     "equivalent"}[o.status]

@@ -22,12 +22,15 @@ static_assert, if constexpr, sizeof, requires) holds no points.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .project import RunnerError
 
 LIBCLANG_CANDIDATES = (
     "/usr/lib/llvm-14/lib/libclang.so.1",
@@ -42,8 +45,6 @@ _ROR = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 _LCR = {"&&": "||", "||": "&&"}
 
 
-class MutateError(Exception):
-    """A problem the user must fix (no libclang, no compile commands...)."""
 
 
 def load_cindex():
@@ -56,7 +57,7 @@ def load_cindex():
         try:
             import clang.cindex as cindex  # noqa: F811
         except ImportError as e:
-            raise MutateError("clang's Python bindings are missing: install "
+            raise RunnerError("clang's Python bindings are missing: install "
                               "python3-clang-14 (ci/install-deps does)") from e
     if not cindex.Config.loaded:
         for lib in LIBCLANG_CANDIDATES:
@@ -64,7 +65,7 @@ def load_cindex():
                 cindex.Config.set_library_file(lib)
                 break
         else:
-            raise MutateError("libclang 14 not found: install libclang1-14")
+            raise RunnerError("libclang 14 not found: install libclang1-14")
     return cindex
 
 
@@ -150,9 +151,7 @@ class _Finder:
     """Walks one translation unit and collects the points in the wanted
     files."""
 
-    def __init__(self, cindex, root: Path, wanted: set[str]):
-        self.ci = cindex
-        self.K = cindex.CursorKind
+    def __init__(self, root: Path, wanted: set[str]):
         self.root = root
         self.wanted = wanted           # absolute paths
         self.points: list[Point] = []
@@ -174,9 +173,6 @@ class _Finder:
         if path not in self.wanted:
             return None
         return path, ext.start.offset, ext.end.offset
-
-    def tokens(self, cursor) -> list:
-        return list(cursor.get_tokens())
 
     def line_of(self, path: str, offset: int) -> tuple[int, int, str]:
         data = self.text(path)
@@ -214,37 +210,36 @@ class _Finder:
                 continue
             self.visit(child, function=None, constant=False, parents=())
 
-    def is_constexpr_decl(self, cursor) -> bool:
-        """A function or variable declared constexpr or consteval: the
-        tokens before its body (or initializer) say so."""
+    @staticmethod
+    def declaration_words(cursor) -> list[str]:
+        """The tokens of a declaration before its body, initializer or end
+        (where constexpr, consteval, = default and = delete are said)."""
+        words = []
         for tok in cursor.get_tokens():
-            if tok.spelling in ("{", "=", ";"):
-                return False
-            if tok.spelling in ("constexpr", "consteval"):
-                return True
-        return False
+            if tok.spelling in ("{", ";"):
+                break
+            words.append(tok.spelling)
+        return words
 
-    def is_defaulted(self, cursor) -> bool:
-        toks = [t.spelling for t in cursor.get_tokens()]
-        for i in range(len(toks) - 1):
-            if toks[i] == "=" and toks[i + 1] in ("default", "delete"):
-                return True
-            if toks[i] == "{":
-                return False
-        return False
+    def constexpr_variable(self, cursor) -> bool:
+        words = self.declaration_words(cursor)
+        if "=" in words:
+            words = words[:words.index("=")]
+        return "constexpr" in words or "constinit" in words
 
     def visit(self, cursor, function: str | None, constant: bool,
               parents: tuple[str, ...]) -> None:
         kind = cursor.kind.name
         if kind in self._FUNCTIONS:
-            if self.is_constexpr_decl(cursor):
-                constant = True
-            if self.is_defaulted(cursor):
+            words = self.declaration_words(cursor)
+            if "default" in words or "delete" in words:
                 return  # its body is implicit: no source to mutate
+            if "constexpr" in words or "consteval" in words:
+                constant = True
             name = cursor.spelling if kind != "LAMBDA_EXPR" else (
                 (function or "") + "::lambda")
             function = name or function
-        elif kind == "VAR_DECL" and self.is_constexpr_decl(cursor):
+        elif kind == "VAR_DECL" and self.constexpr_variable(cursor):
             constant = True
         elif kind in self._CONSTANT_KINDS:
             constant = True
@@ -256,25 +251,17 @@ class _Finder:
         if function is not None and not constant:
             self.visit_points(cursor, function, parents)
         inner = parents + (kind,)
-        for child in cursor.get_children():
-            if kind == "IF_STMT" and self.if_constexpr(cursor):
-                # The condition is a constant; the branches are code.
-                self.visit(child, function, constant or self.is_condition(
-                    cursor, child), inner)
-            else:
-                self.visit(child, function, constant, inner)
+        # The condition of an if constexpr (its first child) is a constant;
+        # its branches are code.
+        constant_condition = kind == "IF_STMT" and self.if_constexpr(cursor)
+        for i, child in enumerate(cursor.get_children()):
+            self.visit(child, function,
+                       constant or (constant_condition and i == 0), inner)
 
-    def if_constexpr(self, cursor) -> bool:
-        toks = [t.spelling for t in list(cursor.get_tokens())[:2]]
-        return toks == ["if", "constexpr"]
-
-    def is_condition(self, stmt, child) -> bool:
-        """Whether child is the condition of if/while/for/?: stmt."""
-        children = list(stmt.get_children())
-        kind = stmt.kind.name
-        if kind in ("IF_STMT", "WHILE_STMT", "CONDITIONAL_OPERATOR"):
-            return bool(children) and children[0] == child
-        return False
+    @staticmethod
+    def if_constexpr(cursor) -> bool:
+        return [t.spelling for t in itertools.islice(
+            cursor.get_tokens(), 2)] == ["if", "constexpr"]
 
     # -- the operators -----------------------------------------------------
     def visit_points(self, cursor, function: str,
@@ -434,8 +421,8 @@ class _Finder:
         kind = stmt.kind.name
         if kind in ("CALL_EXPR", "COMPOUND_ASSIGNMENT_OPERATOR"):
             return True
-        toks = [t.spelling for t in stmt.get_tokens()]
         if kind == "UNARY_OPERATOR":
+            toks = [t.spelling for t in stmt.get_tokens()]
             return "++" in toks or "--" in toks
         op = self.operator_token(stmt)
         return op is not None and op.spelling == "="
@@ -509,7 +496,7 @@ def find_points(root: Path, compile_commands: Path, files: list[Path],
         src = os.path.realpath(os.path.join(e["directory"], e["file"]))
         by_file.setdefault(src, e)
     index = cindex.Index.create()
-    finder = _Finder(cindex, root, wanted)
+    finder = _Finder(root, wanted)
     covered: set[str] = set()
     # Units of the wanted sources first, then the others (tests, mostly),
     # until every wanted header has been seen.
@@ -518,11 +505,7 @@ def find_points(root: Path, compile_commands: Path, files: list[Path],
     for src in order:
         if wanted <= covered:
             break
-        entry = by_file[src]
-        if src not in wanted:
-            # Only a unit that brings a header not yet seen.
-            pass
-        tu = index.parse(src, args=compile_arguments(entry))
+        tu = index.parse(src, args=compile_arguments(by_file[src]))
         reached = {os.path.realpath(i.include.name) for i in tu.get_includes()}
         reached.add(src)
         new = (reached & wanted) - covered
@@ -536,7 +519,7 @@ def find_points(root: Path, compile_commands: Path, files: list[Path],
     missing = wanted - covered
     if missing:
         names = ", ".join(sorted(os.path.relpath(m, root) for m in missing))
-        raise MutateError(f"no translation unit in {compile_commands} "
+        raise RunnerError(f"no translation unit in {compile_commands} "
                           f"reaches: {names}")
     points = [p for p in finder.points if p.operator in operators]
     return _dedupe_and_number(points)

@@ -31,15 +31,18 @@ class _Node:
 
 @dataclass
 class Rewritten:
-    """A file's schemata: its text, and for each line of that text the ids
-    of the mutants whose switch is on it (to map a compiler error back)."""
+    """A file's schemata: its text, for each line of that text the ids of
+    the mutants whose switch is on it (to map a compiler error back), and
+    the points left out because their span crosses another's."""
     text: bytes
     line_points: dict[int, set[int]]
+    left_out: list[Point] = field(default_factory=list)
 
 
-def _tree(points: list[Point]) -> list[_Node]:
+def _tree(points: list[Point], left_out: list[Point]) -> list[_Node]:
     """Nodes by span, nested by containment (the spans of an AST's
-    expressions and statements nest or are disjoint)."""
+    expressions and statements nest or are disjoint; a span that crosses
+    another goes to left_out)."""
     by_span: dict[tuple[int, int], _Node] = {}
     for p in points:
         node = by_span.setdefault((p.start, p.end), _Node(p.start, p.end))
@@ -51,7 +54,8 @@ def _tree(points: list[Point]) -> list[_Node]:
                              and node.end <= stack[-1].end):
             stack.pop()
         if stack and node.start < stack[-1].end and node.end > stack[-1].end:
-            continue  # overlaps without nesting: not an AST span; dropped
+            left_out.extend(node.points)  # crosses its neighbour
+            continue
         (stack[-1].children if stack else roots).append(node)
         stack.append(node)
     return roots
@@ -93,11 +97,7 @@ class _Renderer:
         negated = any(p.operator == "negate" for p in expression)
         text = f"!!({base})" if negated else base
         for p in reversed(expression):
-            if p.operator == "negate":
-                variant = f"!({base})"
-            else:
-                variant = self.range(node.start, node.end, p.edits,
-                                     node.children)
+            variant = self.range(node.start, node.end, p.edits, node.children)
             text = f"(FAIRWIRE_MUTANT({p.id}) ? {variant} : {text})"
         for p in removal:
             text = f"if (!FAIRWIRE_MUTANT({p.id})) {text}"
@@ -108,7 +108,8 @@ def rewrite(text: bytes, points: list[Point], header: str) -> Rewritten:
     """`text` with every mutant of `points` (all in this file) behind its
     switch, and `header` (the runtime's absolute path) included first."""
     renderer = _Renderer(text)
-    roots = _tree(points)
+    left_out: list[Point] = []
+    roots = _tree(points, left_out)
     body = renderer.range(0, len(text), [], roots)
     prefix = f'#include "{header}"\n'
     out = prefix + body
@@ -118,7 +119,8 @@ def rewrite(text: bytes, points: list[Point], header: str) -> Rewritten:
         ids = _ids_on(line)
         if ids:
             line_points[number] = ids
-    return Rewritten(out.encode("utf-8", "surrogateescape"), line_points)
+    return Rewritten(out.encode("utf-8", "surrogateescape"), line_points,
+                     left_out)
 
 
 def _ids_on(line: str) -> set[int]:

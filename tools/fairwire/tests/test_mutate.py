@@ -39,7 +39,7 @@ def make_project(where: Path) -> Path:
 
 def run_cli(argv: list[str]) -> tuple[int, str]:
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         status = cli.main(argv)
     return status, out.getvalue()
 
@@ -64,7 +64,7 @@ class Schemata(unittest.TestCase):
 
     def test_negation_and_removal(self):
         text = b"if (ready) f(x);"
-        neg = self.point(0, 4, 9, "negate", [])
+        neg = self.point(0, 4, 9, "negate", [Edit(4, 4, "!("), Edit(9, 9, ")")])
         rem = self.point(1, 11, 15, "remove", [])
         out = rewrite(text, [neg, rem], "/h.h").text.decode()
         self.assertEqual(out, '#include "/h.h"\nif ((FAIRWIRE_MUTANT(0) ? '
