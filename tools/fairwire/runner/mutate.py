@@ -61,6 +61,7 @@ class Outcome:
     tests_run: int = 0
     seconds: float = 0.0
     reason: str = ""             # equivalent: why
+    reused: bool = False         # taken from the previous report (--resume)
 
 
 # -- files and tree ----------------------------------------------------------
@@ -356,6 +357,20 @@ def run_mutant(build: Path, point: Point, tests: list[TestInfo],
 
 # -- equivalents and report --------------------------------------------------
 
+def previous_kills(report: Path) -> dict[str, dict]:
+    """key -> outcome of the killed and timed-out mutants of an earlier
+    report (--resume). Survivors are not taken: they run again, against the
+    tests as they are now."""
+    if not report.exists():
+        return {}
+    try:
+        outcomes = json.loads(report.read_text()).get("outcomes", [])
+    except (OSError, ValueError) as e:
+        raise RunnerError(f"--resume: cannot read {report}: {e}") from e
+    return {o["key"]: o for o in outcomes
+            if o.get("status") in ("killed", "timeout")}
+
+
 def load_equivalents(path: Path | None) -> dict[str, str]:
     """key -> reason, from a file of `key<TAB>reason` lines (# comments)."""
     if path is None or not path.exists():
@@ -416,6 +431,9 @@ def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
         f"- Score: **{pct:.1f}%** ({killed} of {total} non-equivalent mutants "
         f"killed; timeouts count as killed)",
         "- Outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(by_status.items())),
+        *([f"- Resumed: {meta['reused']} killed mutants taken from the "
+           "previous report in this folder, the rest run"]
+          if meta.get("reused") else []),
         f"- Dropped (the compiler refused the mutant): {len(dropped)}",
         f"- Took {meta['seconds']:.0f} s", ""]
     by_op: dict[str, list[int]] = {}
@@ -457,7 +475,8 @@ def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
         "meta": meta, "score": pct, "killed": killed, "total": total,
         "outcomes": [dict(o.point.to_json(), status=o.status, test=o.test,
                           tests_run=o.tests_run, reason=o.reason,
-                          seconds=round(o.seconds, 2)) for o in outcomes],
+                          seconds=round(o.seconds, 2), reused=o.reused)
+                     for o in outcomes],
         "dropped": [p.to_json() for p in dropped]}, indent=1))
     return report
 
@@ -487,6 +506,7 @@ def run_mutate(args) -> int:
         f"out/build/{args.preset}" if args.preset else "out/build/mutate"))
     excludes = list(DEFAULT_EXCLUDES) + list(args.exclude or [])
     files = expand_sources(root, args.paths, excludes)
+    previous = previous_kills(work / "report.json") if args.resume else {}
     log(f"mutate: {len(files)} file(s); copying the project to {tree}")
     copy_tree(root, tree)
     configure(tree, build, args.preset, args.cmake_arg or [])
@@ -509,11 +529,32 @@ def run_mutate(args) -> int:
     originals = {f: (tree / f).read_bytes() for f in files}
     targets = list(args.target or [])
     if args.tests_from:
-        targets += test_binaries(Path(args.tests_from), args.labels,
+        binaries = test_binaries(Path(args.tests_from), args.labels,
                                  args.exclude_labels)
+        if not binaries:
+            # An unbuilt build lists no gtest tests (they are discovered
+            # from the executables): building "nothing" would build all.
+            raise RunnerError(
+                f"--tests-from {args.tests_from}: no built test executable "
+                f"runs a test of {args.labels!r} there; build its tests "
+                "first, or leave --tests-from out to build every target")
+        targets += binaries
         log(f"mutate: building the {len(targets)} test binaries that "
             f"{args.tests_from} runs for {args.labels!r}")
     built, dropped = build_schemata(tree, build, chosen, args.jobs, targets)
+    outcomes: list[Outcome] = []
+    if args.resume:
+        for p in built:
+            if p.key in previous:
+                old = previous[p.key]
+                outcomes.append(Outcome(p, old["status"], test=old["test"],
+                                        tests_run=old.get("tests_run", 0),
+                                        seconds=old.get("seconds", 0.0),
+                                        reused=True))
+        log(f"mutate: resuming: {len(outcomes)} killed mutant(s) taken from "
+            f"the previous report, {len(built) - len(outcomes)} to run")
+    reused_ids = {o.point.id for o in outcomes}
+    to_run = [p for p in built if p.id not in reused_ids]
     tests = list_tests(build, args.labels, args.exclude_labels)
     if not tests:
         raise RunnerError(f"no test has a label matching {args.labels!r}")
@@ -521,12 +562,11 @@ def run_mutate(args) -> int:
     infos = trace_tests(build, work, tests, args.jobs)
     usable = [t for t in infos.values() if t.baseline_ok]
     reached_any = set().union(*(t.reached for t in usable)) if usable else set()
-    if built and not reached_any:
+    if to_run and not reached_any:
         raise RunnerError("no test reached any mutation point: the tests do "
                           "not run the rewritten code (wrong labels?)")
     equivalents = load_equivalents(Path(args.equivalent) if args.equivalent
                                    else None)
-    outcomes: list[Outcome] = []
 
     def one(point: Point) -> Outcome:
         covering = [t for t in usable if point.id in t.reached]
@@ -536,9 +576,10 @@ def run_mutate(args) -> int:
             "files": len(files), "points": len(points),
             "sample": bool(args.sample), "seed": args.seed,
             "labels": args.labels, "machine": machine(),
-            "digest": points_digest(points), "planned": len(built)}
+            "digest": points_digest(points), "planned": len(built),
+            "reused": len(outcomes)}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for n, o in enumerate(pool.map(one, built), start=1):
+        for n, o in enumerate(pool.map(one, to_run), start=len(outcomes) + 1):
             if o.status == "survived" and o.point.key in equivalents:
                 o.status, o.reason = "equivalent", equivalents[o.point.key]
             outcomes.append(o)

@@ -178,6 +178,39 @@ class WholeRun(unittest.TestCase):
         self.assertEqual(status, 0, log)
         self.assertIn("score 100.0%", log)
 
+    def test_resume_takes_the_kills_and_reruns_the_rest(self):
+        again = self.out.parent / "resumed"
+        again.mkdir()
+        # A stopped run: its partial report holds half the kills only.
+        kept = dict(self.report)
+        killed = [o for o in self.outcomes() if o["status"] == "killed"]
+        kept["outcomes"] = killed[: len(killed) // 2]
+        (again / "report.json").write_text(json.dumps(kept))
+        status, log = run_cli([
+            "mutate", "--root", str(self.root), "--out", str(again),
+            "--labels", "unit", "--jobs", "2", "--resume", "src"])
+        self.assertEqual(status, 0, log)
+        report = json.loads((again / "report.json").read_text())
+        reused = {o["key"] for o in report["outcomes"] if o["reused"]}
+        self.assertEqual(reused, {o["key"] for o in kept["outcomes"]})
+        self.assertEqual(
+            {(o["key"], o["status"]) for o in report["outcomes"]},
+            {(o["key"], o["status"]) for o in self.outcomes()},
+            "a resumed run must end where a whole one does")
+        self.assertIn(f"Resumed: {len(reused)} killed mutants",
+                      (again / "report.md").read_text())
+
+    def test_tests_from_an_unbuilt_build_is_refused(self):
+        unbuilt = self.out.parent / "unbuilt"
+        subprocess.run(["cmake", "-S", str(self.root), "-B", str(unbuilt),
+                        "-G", "Ninja"], check=True, capture_output=True)
+        status, log = run_cli([
+            "mutate", "--root", str(self.root), "--out",
+            str(self.out.parent / "refused"), "--labels", "unit",
+            "--tests-from", str(unbuilt), "src"])
+        self.assertNotEqual(status, 0)
+        self.assertIn("no built test executable", log)
+
 
 if __name__ == "__main__":
     unittest.main()
