@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@
 
 #include "fairwire/wire/decoder.h"
 #include "fairwire/wire/internal/bound_run.h"
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/serialize.h"
 #include "fairwire/wire/writer.h"
 #include "test_schema.h"
@@ -71,11 +74,13 @@ constexpr auto kRoot =
         .WithUnknown(&Root::unknown);
 
 // A closed enum's validity predicate that counts the values it is asked
-// about, valid for 3, 1023 and 1024 (one past the bitmap's range).
+// about, valid for 3, 64, 640, 1023 and 1024 (one past the bitmap's range):
+// 64 and 640 are the first values of their bitmap words, where a word index
+// computed with any other divisor than 64 goes wrong.
 int asked = 0;
 bool CountingIsValid(std::int32_t v) {
   ++asked;
-  return v == 3 || v == 1023 || v == 1024;
+  return v == 3 || v == 64 || v == 640 || v == 1023 || v == 1024;
 }
 
 // The bitmap of a generated enum predicate asks it once for each value below
@@ -88,10 +93,45 @@ TEST(BindingTest, ValidBitmapAsksEachValueBelowItsRangeOnce) {
   ASSERT_EQ(bitmap.bits.size(),
             static_cast<std::size_t>(internal::kValidBitmapBits / 64));
   for (std::size_t word = 0; word < bitmap.bits.size(); ++word) {
-    const std::uint64_t want = word == 0    ? std::uint64_t{1} << 3
+    const std::uint64_t want = word == 0                 ? std::uint64_t{1} << 3
+                               : word == 1 || word == 10 ? std::uint64_t{1}
                                : word == 15 ? std::uint64_t{1} << 63
                                             : 0;
     EXPECT_EQ(bitmap.bits[word], want) << "word " << word;
+  }
+}
+
+// Valid for 0..1023 (all of the bitmap) and 5000; counts its calls.
+int far_asked = 0;
+bool FarIsValid(std::int32_t v) {
+  ++far_asked;
+  return (v >= 0 && v < internal::kValidBitmapBits) || v == 5000;
+}
+
+// AllValid asks IsValid where its level says: the portable level about
+// every value (it has no vector check), the avx2 level about each group of
+// four the bitmap does not hold all of, the avx512 level about each value the
+// bitmap does not hold. Each level answers the same.
+TEST(BindingTest, AllValidAsksIsValidWhereItsLevelSays) {
+  internal::ValidBitmap<&FarIsValid>();  // built once, asking 0..1023
+  std::vector<std::int32_t> values(16);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    values[i] = static_cast<std::int32_t>(i);
+  }
+  values[4] = 5000;  // the second group of four
+  for (KernelLevel level : kKernelLevels) {
+    if (!CpuSupports(level)) continue;
+    SCOPED_TRACE(KernelLevelName(level));
+    ScopedKernelLevel scoped(level);
+    const int want = level == KernelLevel::kPortable ? 16
+                     : level == KernelLevel::kAvx2   ? 4
+                                                     : 1;
+    far_asked = 0;
+    EXPECT_TRUE(internal::AllValid<&FarIsValid>(values.data(), values.size()));
+    EXPECT_EQ(far_asked, want);
+    values[9] = 5001;
+    EXPECT_FALSE(internal::AllValid<&FarIsValid>(values.data(), values.size()));
+    values[9] = 9;
   }
 }
 
@@ -211,6 +251,55 @@ TEST(BindingTest, DecodeIntoClearsAndMergeIntoAppends) {
   EXPECT_EQ(r.packed_int64, (std::vector<std::int64_t>{3}));
   EXPECT_EQ(r.sint64, 0);
 }
+
+// DecodeInto empties the unknown-field member too: what an earlier message
+// left there does not stay.
+TEST(BindingTest, DecodeIntoEmptiesTheUnknownFieldsToo) {
+  Root r;
+  // Field 1 with the wrong wire type (fixed32): kept as unknown.
+  ASSERT_TRUE(DecodeInto(B({0x0D, 1, 0, 0, 0}), kRoot, r).ok());
+  ASSERT_EQ(r.unknown.size(), 5u);
+  ASSERT_TRUE(DecodeInto(B({0x10, 0x03}), kRoot, r).ok());
+  EXPECT_EQ(r.unknown, "");
+  EXPECT_EQ(r.packed_int64, (std::vector<std::int64_t>{3}));
+  // MergeInto keeps them and appends.
+  ASSERT_TRUE(MergeInto(B({0x0D, 1, 0, 0, 0}), kRoot, r).ok());
+  ASSERT_TRUE(MergeInto(B({0x0D, 2, 0, 0, 0}), kRoot, r).ok());
+  EXPECT_EQ(r.unknown,
+            std::string("\x0D\x01\x00\x00\x00\x0D\x02\x00\x00\x00", 10));
+}
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+// PredicateRunCheck::Accept over eight raw values (int64 lanes, checked as
+// their int32 truncation), the first `lanes` of them.
+[[FAIRWIRE_AVX512_TARGET]] unsigned AcceptIsColor(
+    const std::int64_t (&values)[8], unsigned lanes) {
+  const internal::PredicateRunCheck<&IsColor> check;
+  return check.Accept(check.Start(), _mm512_loadu_si512(values), lanes);
+}
+
+// The AVX-512 run kernel's check of a closed enum bound with IsValid counts
+// the lanes before the first value IsValid refuses, among the lanes asked
+// about (a value past them is not looked at).
+TEST(BindingTest, RunCheckCountsTheLanesBeforeTheFirstInvalidValue) {
+  if (!CpuSupports(KernelLevel::kAvx512)) {
+    GTEST_SKIP() << "avx512 level untested: this CPU cannot run it";
+  }
+  // Colors (the int32 truncation of 2^32 + 1 is 1).
+  const std::int64_t valid[8] = {
+      0, 1, 2, -1, 1000000, (std::int64_t{1} << 32) + 1, -1, 0};
+  for (unsigned lanes = 1; lanes <= 8; ++lanes) {
+    EXPECT_EQ(AcceptIsColor(valid, lanes), lanes);
+    for (unsigned bad = 0; bad < 8; ++bad) {
+      std::int64_t values[8];
+      std::copy(std::begin(valid), std::end(valid), values);
+      values[bad] = bad % 2 == 0 ? 3 : std::int64_t{1} << 32 | 7;
+      EXPECT_EQ(AcceptIsColor(values, lanes), std::min(bad, lanes))
+          << "invalid value at lane " << bad << " of " << lanes;
+    }
+  }
+}
+#endif
 
 // The binding and the dynamic decoder agree on values for every encoding
 // variant the Writer makes.
