@@ -235,9 +235,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-on-survivor", action="store_true",
                    help="exit 1 when a mutant survives that is not equivalent")
     p.add_argument("--resume", action="store_true",
-                   help="take the killed and timed-out mutants from the "
-                   "report already in --out (a partial one of a stopped "
-                   "run, say) and run only the rest; survivors run again")
+                   help="take the killed, timed-out and equivalent (still "
+                   "listed in --equivalent) mutants from the report already "
+                   "in --out (a partial one of a stopped run, say) and run "
+                   "only the rest; survivors run again")
     p.add_argument("--list", action="store_true",
                    help="only list the mutation points")
     p.add_argument("--out", default="out/mutate/latest",

@@ -357,10 +357,10 @@ def run_mutant(build: Path, point: Point, tests: list[TestInfo],
 
 # -- equivalents and report --------------------------------------------------
 
-def previous_kills(report: Path) -> dict[str, dict]:
-    """key -> outcome of the killed and timed-out mutants of an earlier
-    report (--resume). Survivors are not taken: they run again, against the
-    tests as they are now."""
+def previous_outcomes(report: Path) -> dict[str, dict]:
+    """key -> outcome of the mutants an earlier report (--resume) settled:
+    killed, timed out, or equivalent. Survivors are not taken: they run
+    again, against the tests as they are now."""
     if not report.exists():
         return {}
     try:
@@ -368,7 +368,7 @@ def previous_kills(report: Path) -> dict[str, dict]:
     except (OSError, ValueError) as e:
         raise RunnerError(f"--resume: cannot read {report}: {e}") from e
     return {o["key"]: o for o in outcomes
-            if o.get("status") in ("killed", "timeout")}
+            if o.get("status") in ("killed", "timeout", "equivalent")}
 
 
 def load_equivalents(path: Path | None) -> dict[str, str]:
@@ -431,8 +431,9 @@ def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
         f"- Score: **{pct:.1f}%** ({killed} of {total} non-equivalent mutants "
         f"killed; timeouts count as killed)",
         "- Outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(by_status.items())),
-        *([f"- Resumed: {meta['reused']} killed mutants taken from the "
-           "previous report in this folder, the rest run"]
+        *([f"- Resumed: {meta['reused']} mutants settled by the previous "
+           "report in this folder (killed, timed out, or equivalent and "
+           "still listed), the rest run"]
           if meta.get("reused") else []),
         f"- Dropped (the compiler refused the mutant): {len(dropped)}",
         f"- Took {meta['seconds']:.0f} s", ""]
@@ -506,7 +507,7 @@ def run_mutate(args) -> int:
         f"out/build/{args.preset}" if args.preset else "out/build/mutate"))
     excludes = list(DEFAULT_EXCLUDES) + list(args.exclude or [])
     files = expand_sources(root, args.paths, excludes)
-    previous = previous_kills(work / "report.json") if args.resume else {}
+    previous = previous_outcomes(work / "report.json") if args.resume else {}
     log(f"mutate: {len(files)} file(s); copying the project to {tree}")
     copy_tree(root, tree)
     configure(tree, build, args.preset, args.cmake_arg or [])
@@ -542,17 +543,30 @@ def run_mutate(args) -> int:
         log(f"mutate: building the {len(targets)} test binaries that "
             f"{args.tests_from} runs for {args.labels!r}")
     built, dropped = build_schemata(tree, build, chosen, args.jobs, targets)
+    equivalents = load_equivalents(Path(args.equivalent) if args.equivalent
+                                   else None)
     outcomes: list[Outcome] = []
     if args.resume:
         for p in built:
-            if p.key in previous:
-                old = previous[p.key]
-                outcomes.append(Outcome(p, old["status"], test=old["test"],
+            old = previous.get(p.key)
+            if old is None:
+                continue
+            if old["status"] == "equivalent":
+                # Taken only while the equivalents file still lists it.
+                if p.key not in equivalents:
+                    continue
+                outcomes.append(Outcome(p, "equivalent",
                                         tests_run=old.get("tests_run", 0),
-                                        seconds=old.get("seconds", 0.0),
+                                        reason=equivalents[p.key],
                                         reused=True))
-        log(f"mutate: resuming: {len(outcomes)} killed mutant(s) taken from "
-            f"the previous report, {len(built) - len(outcomes)} to run")
+                continue
+            outcomes.append(Outcome(p, old["status"], test=old["test"],
+                                    tests_run=old.get("tests_run", 0),
+                                    seconds=old.get("seconds", 0.0),
+                                    reused=True))
+        log(f"mutate: resuming: {len(outcomes)} mutant(s) settled by the "
+            f"previous report (killed, timed out or equivalent), "
+            f"{len(built) - len(outcomes)} to run")
     reused_ids = {o.point.id for o in outcomes}
     to_run = [p for p in built if p.id not in reused_ids]
     tests = list_tests(build, args.labels, args.exclude_labels)
@@ -565,8 +579,6 @@ def run_mutate(args) -> int:
     if to_run and not reached_any:
         raise RunnerError("no test reached any mutation point: the tests do "
                           "not run the rewritten code (wrong labels?)")
-    equivalents = load_equivalents(Path(args.equivalent) if args.equivalent
-                                   else None)
 
     def one(point: Point) -> Outcome:
         covering = [t for t in usable if point.id in t.reached]

@@ -197,8 +197,32 @@ class WholeRun(unittest.TestCase):
             {(o["key"], o["status"]) for o in report["outcomes"]},
             {(o["key"], o["status"]) for o in self.outcomes()},
             "a resumed run must end where a whole one does")
-        self.assertIn(f"Resumed: {len(reused)} killed mutants",
+        self.assertIn(f"Resumed: {len(reused)} mutants settled",
                       (again / "report.md").read_text())
+
+    def test_resume_keeps_equivalents_only_while_listed(self):
+        survivors = [o for o in self.outcomes() if o["status"] == "survived"]
+        listed = self.out.parent / "equivalent-resume.txt"
+        listed.write_text(f"{survivors[0]['key']}\tno input tells it apart\n")
+        again = self.out.parent / "resumed-equivalents"
+        again.mkdir()
+        kept = dict(self.report)
+        kept["outcomes"] = [dict(o, status="equivalent") for o in survivors]
+        (again / "report.json").write_text(json.dumps(kept))
+        status, log = run_cli([
+            "mutate", "--root", str(self.root), "--out", str(again),
+            "--labels", "unit", "--jobs", "2", "--resume", "--equivalent",
+            str(listed), "src"])
+        self.assertEqual(status, 0, log)
+        report = json.loads((again / "report.json").read_text())
+        by_key = {o["key"]: o for o in report["outcomes"]}
+        first = by_key[survivors[0]["key"]]
+        self.assertEqual((first["status"], first["reused"]),
+                         ("equivalent", True))
+        for o in survivors[1:]:
+            # No longer listed: it runs again, and survives again.
+            self.assertEqual((by_key[o["key"]]["status"],
+                              by_key[o["key"]]["reused"]), ("survived", False))
 
     def test_tests_from_an_unbuilt_build_is_refused(self):
         unbuilt = self.out.parent / "unbuilt"
