@@ -234,6 +234,11 @@ def parser() -> argparse.ArgumentParser:
                    "here (key<TAB>reason lines) are equivalent, not survivors")
     p.add_argument("--fail-on-survivor", action="store_true",
                    help="exit 1 when a mutant survives that is not equivalent")
+    p.add_argument("--sanitize", action="store_true",
+                   help="run the survivors again in a second build of the "
+                   "same mutants with ASan and UBSan (added to the "
+                   "configure's CMAKE_C_FLAGS and CMAKE_CXX_FLAGS): a "
+                   "mutant that only breaks memory safety is killed there")
     p.add_argument("--resume", action="store_true",
                    help="take the killed, timed-out and equivalent (still "
                    "listed in --equivalent) mutants from the report already "

@@ -355,6 +355,70 @@ def run_mutant(build: Path, point: Point, tests: list[TestInfo],
     return Outcome(point, "survived", tests_run=len(tests), seconds=total)
 
 
+SANITIZER_FLAGS = ("-fsanitize=address,undefined -fno-sanitize-recover=all "
+                   "-fno-omit-frame-pointer")
+SANITIZER_NAME = "ASan+UBSan"
+
+
+def sanitizer_pass(tree: Path, build: Path, args, targets: list[str],
+                   survivors: list[Outcome], covering: dict[int, list[str]],
+                   seconds: dict[str, float]) -> int:
+    """Runs the survivors of the plain build again in a build of the same
+    schemata with ASan and UBSan (--sanitize): a mutant that only breaks
+    memory safety (a write one past a buffer, say) leaves a plain build's
+    results alone but is what the project's sanitizer presets catch. A test
+    that fails there with no mutant live is left out; a timeout is not a
+    kill (sanitizers are slow). Marks the killed ones; returns how many."""
+    san = build.parent / (build.name + "-sanitize")
+    flags = [f"-DCMAKE_{lang}_FLAGS={SANITIZER_FLAGS}" for lang in ("C", "CXX")]
+    flags += [f"-DCMAKE_{kind}_LINKER_FLAGS=-fsanitize=address,undefined"
+              for kind in ("EXE", "SHARED", "MODULE")]
+    log(f"mutate: {len(survivors)} survivor(s) again under {SANITIZER_NAME} "
+        f"({san})")
+    configure(tree, san, args.preset, (args.cmake_arg or []) + flags)
+    cmd = ["cmake", "--build", str(san), "-j", str(args.jobs), "--"] + targets
+    r = subprocess.run(cmd, env=build_env(tree), capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        raise RunnerError(f"the {SANITIZER_NAME} build failed:\n" +
+                          (r.stdout + r.stderr)[-6000:])
+    numbers = list_tests(san, args.labels, args.exclude_labels)
+    env = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0",
+           "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
+    # The tests these survivors reach, each once with no mutant live.
+    needed = sorted({n for o in survivors for n in covering[o.point.id]
+                     if n in numbers})
+    clean: set[str] = set()
+    for name in needed:
+        status, _, _ = run_ctest(san, [(name, numbers[name])], env,
+                                 timeout=max(60.0, 20 * seconds[name]),
+                                 stop_on_failure=True)
+        if status == "passed":
+            clean.add(name)
+        else:
+            log(f"mutate: {name} fails under {SANITIZER_NAME} with no mutant "
+                "live: left out of the sanitizer pass")
+    killed = 0
+    for o in survivors:
+        tests = sorted((n for n in covering[o.point.id] if n in clean),
+                       key=lambda n: seconds[n])
+        if not tests:
+            continue
+        status, test, took = run_ctest(
+            san, [(n, numbers[n]) for n in tests],
+            dict(env, FAIRWIRE_MUTANT=str(o.point.id)),
+            timeout=max(30.0, 3 * args.timeout_factor *
+                        max(seconds[n] for n in tests)),
+            stop_on_failure=True)
+        o.seconds += took
+        if status == "failed":
+            o.status, o.test = "killed", f"{test} (under {SANITIZER_NAME})"
+            killed += 1
+            log(f"mutate: #{o.point.id} {o.point.path}:{o.point.line} "
+                f"{o.point.description}: killed by {o.test}")
+    return killed
+
+
 # -- equivalents and report --------------------------------------------------
 
 def previous_outcomes(report: Path) -> dict[str, dict]:
@@ -435,6 +499,9 @@ def write_report(work: Path, outcomes: list[Outcome], dropped: list[Point],
            "report in this folder (killed, timed out, or equivalent and "
            "still listed), the rest run"]
           if meta.get("reused") else []),
+        *([f"- Killed only under {SANITIZER_NAME} (--sanitize: the plain "
+           f"build's survivors run again in a sanitizer build): "
+           f"{meta['sanitizer_kills']}"] if "sanitizer_kills" in meta else []),
         f"- Dropped (the compiler refused the mutant): {len(dropped)}",
         f"- Took {meta['seconds']:.0f} s", ""]
     by_op: dict[str, list[int]] = {}
@@ -605,6 +672,14 @@ def run_mutate(args) -> int:
                     "equivalent"}[o.status]
             log(f"mutate: [{n}/{len(built)}] #{o.point.id} {o.point.path}:"
                 f"{o.point.line} {o.point.description}: {mark}")
+    if args.sanitize:
+        survivors = [o for o in outcomes if o.status == "survived"]
+        covering = {p.id: [t.name for t in usable if p.id in t.reached]
+                    for p in built}
+        seconds = {t.name: t.seconds for t in usable}
+        if survivors:
+            meta["sanitizer_kills"] = sanitizer_pass(
+                tree, build, args, targets, survivors, covering, seconds)
     meta["seconds"] = time.monotonic() - start
     report = write_report(work, outcomes, dropped, originals, meta)
     killed, total, pct = score(outcomes)

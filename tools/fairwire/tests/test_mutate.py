@@ -236,5 +236,36 @@ class WholeRun(unittest.TestCase):
         self.assertIn("no built test executable", log)
 
 
+class Sanitize(unittest.TestCase):
+    """--sanitize: survivors of the plain build run again under ASan and
+    UBSan, where a mutant that only breaks memory safety dies."""
+
+    def test_memory_mutants_die_only_under_sanitizers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = make_project(Path(tmp))
+            out = Path(tmp) / "run"
+            status, log = run_cli([
+                "mutate", "--root", str(root), "--out", str(out),
+                "--labels", "unit", "--jobs", "2", "--sanitize",
+                "src/first_of.cc"])
+            self.assertEqual(status, 0, log)
+            report = json.loads((out / "report.json").read_text())
+            by = {(o["line"], o["description"]): o
+                  for o in report["outcomes"]}
+            # The loop bound, flipped or one more: one past both buffers.
+            for key in ((12, "< -> <="), (12, "4 -> 5")):
+                self.assertEqual(by[key]["status"], "killed", log)
+                self.assertEqual(by[key]["test"], "clamp (under ASan+UBSan)")
+            # The buffer one bigger: equivalent, under sanitizers too.
+            self.assertEqual(by[(11, "4 -> 5")]["status"], "survived")
+            plain = [o for o in report["outcomes"]
+                     if o["status"] == "killed" and o["line"] != 12]
+            self.assertTrue(plain)
+            self.assertTrue(all(o["test"] == "clamp" for o in plain))
+            self.assertEqual(report["meta"]["sanitizer_kills"], 2)
+            self.assertIn("Killed only under ASan+UBSan", (
+                out / "report.md").read_text())
+
+
 if __name__ == "__main__":
     unittest.main()
