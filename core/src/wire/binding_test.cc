@@ -135,6 +135,34 @@ TEST(BindingTest, AllValidAsksIsValidWhereItsLevelSays) {
   }
 }
 
+// Repeated members of another element type than the kind's (a change of
+// signedness, a widening) take the generic element loops.
+struct Widened {
+  std::vector<std::int64_t> fixed64;   // kFixed64's uint64 values, as int64
+  std::vector<std::int64_t> sfixed32;  // kSfixed32's int32 values, widened
+};
+constexpr auto kWidened =
+    MakeBinding<Widened>(Bind<1, FieldKind::kFixed64>(&Widened::fixed64),
+                         Bind<2, FieldKind::kSfixed32>(&Widened::sfixed32));
+
+// The generic loops take each fixed-width element whole, at its own width:
+// all eight bytes of a fixed64 (the high half too), four of an sfixed32
+// (nothing past the record, which ends the input here: an exact-size
+// buffer, so a read past it is an ASan failure).
+TEST(BindingTest, WidenedPackedFixedMembersTakeEachElementAtItsWidth) {
+  Widened w;
+  const auto in = B({0x0A, 0x10, 0x01, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF,
+                     0x02, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x12, 0x08,
+                     0xFE, 0xFF, 0xFF, 0xFF, 0x07, 0x00, 0x00, 0x00});
+  // B's vector may have spare capacity; a copy of a range has none.
+  const std::vector<std::uint8_t> exact(in.begin(), in.end());
+  ASSERT_TRUE(DecodeInto(exact, kWidened, w).ok());
+  EXPECT_EQ(w.fixed64, (std::vector<std::int64_t>{
+                           static_cast<std::int64_t>(0xFFFFFFFF00000001ull),
+                           std::int64_t{0x0000000100000002}}));
+  EXPECT_EQ(w.sfixed32, (std::vector<std::int64_t>{-2, 7}));
+}
+
 TEST(BindingTest, PackedAndUnpackedConcatenate) {
   Root r;
   const auto in = B(
