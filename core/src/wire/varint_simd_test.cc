@@ -303,5 +303,54 @@ RC_GTEST_PROP(FixedAppend, ElementAppendEqualsTheLittleEndianBytes, ()) {
   CheckElementAppend<FieldKind::kDouble, double>();
 }
 
+// UnalignedIterator, which vector::insert takes as a random-access range,
+// keeps the random-access iterator laws over the values of a byte buffer
+// read at any alignment: every operator moves by whole values, both ways.
+TEST(FixedAppend, UnalignedIteratorKeepsTheRandomAccessLaws) {
+  std::uint8_t bytes[1 + 5 * 4];
+  for (std::size_t i = 0; i < sizeof bytes; ++i) {
+    bytes[i] = static_cast<std::uint8_t>(i);
+  }
+  using It = UnalignedIterator<std::uint32_t>;
+  const It begin{bytes + 1};  // misaligned on purpose
+  const It end{bytes + 1 + 5 * 4};
+  const auto value = [&](std::size_t k) {
+    std::uint32_t v;
+    std::memcpy(&v, bytes + 1 + 4 * k, 4);
+    return v;
+  };
+  EXPECT_EQ(end - begin, 5);
+  EXPECT_EQ(begin - end, -5);
+  It it = begin;
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(*it, value(k));
+    EXPECT_EQ(begin[static_cast<std::ptrdiff_t>(k)], value(k));
+    EXPECT_EQ(begin + static_cast<std::ptrdiff_t>(k), it);
+    EXPECT_EQ(static_cast<std::ptrdiff_t>(k) + begin, it);
+    EXPECT_EQ(it - begin, static_cast<std::ptrdiff_t>(k));
+    EXPECT_LT(it, end);
+    const It before = it++;
+    EXPECT_EQ(before + 1, it);
+    EXPECT_EQ(*before, value(k));
+  }
+  EXPECT_EQ(it, end);
+  for (std::size_t k = 5; k-- > 0;) {
+    const It after = it--;
+    EXPECT_EQ(after - 1, it);
+    EXPECT_EQ(*it, value(k));
+  }
+  EXPECT_EQ(it, begin);
+  EXPECT_EQ(*++it, value(1));
+  EXPECT_EQ(*--it, value(0));
+  it += 4;
+  EXPECT_EQ(*it, value(4));
+  it -= 3;
+  EXPECT_EQ(*it, value(1));
+  EXPECT_EQ(end - 2, begin + 3);
+  const std::vector<std::uint32_t> all(begin, end);
+  ASSERT_EQ(all.size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(all[k], value(k));
+}
+
 }  // namespace
 }  // namespace fairwire::wire::internal
