@@ -29,6 +29,7 @@ import platform
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -252,14 +253,32 @@ def list_tests(build: Path, labels: str,
         build, label_flags(labels, exclude_labels))}
 
 
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kills the process group `proc` leads (start_new_session) and reaps
+    `proc`."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
 _TEST_LINE = re.compile(r"Test\s+#(?P<number>\d+): (?P<rest>.*)$", re.MULTILINE)
 
 
 def run_ctest(build: Path, tests: list[tuple[str, int]],
               env_extra: dict[str, str], timeout: float,
-              stop_on_failure: bool) -> tuple[str, str, float]:
+              stop_on_failure: bool,
+              budget: float | None = None) -> tuple[str, str, float]:
     """Runs these tests (name, number); returns (status, first failing
-    test, seconds): status passed, failed or timeout."""
+    test, seconds): status passed, failed or timeout.
+
+    `timeout` is each test's limit, given to ctest. But ctest's --timeout is
+    only a default (a test's TIMEOUT property wins over it), so the whole run
+    is also held to `budget` seconds here (default: `timeout` per test):
+    past it, ctest and everything it started (its own process group: a hung
+    test is never left running) are killed, and the run counts as a
+    timeout."""
     numbers = ",".join(str(i) for _, i in tests)
     cmd = ["ctest", "--test-dir", str(build), "-I", f"0,0,0,{numbers}",
            "--timeout", str(int(max(timeout, 1)))]
@@ -268,12 +287,19 @@ def run_ctest(build: Path, tests: list[tuple[str, int]],
     env = dict(os.environ)
     env.update(env_extra)
     start = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
     try:
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                           timeout=timeout * max(len(tests), 1) + 60)
-        output = r.stdout
+        output, _ = proc.communicate(
+            timeout=budget if budget is not None
+            else timeout * max(len(tests), 1) + 30)
     except subprocess.TimeoutExpired:
+        kill_group(proc)
         return "timeout", tests[0][0], time.monotonic() - start
+    finally:
+        kill_group(proc)  # anything a test left behind
+    r = proc
     seconds = time.monotonic() - start
     by_number = {i: n for n, i in tests}
     ran = 0
@@ -343,10 +369,13 @@ def run_mutant(build: Path, point: Point, tests: list[TestInfo],
         if not group:
             continue
         timeout = max(10.0, timeout_factor * max(t.seconds for t in group))
+        # The group as a whole: its traced time times the factor (a hang in
+        # a test whose TIMEOUT property outlasts --timeout ends here).
+        budget = max(timeout, timeout_factor * sum(t.seconds for t in group))
         status, test, seconds = run_ctest(
             build, [(t.name, t.number) for t in group],
             {"FAIRWIRE_MUTANT": str(point.id)},
-            timeout=timeout, stop_on_failure=True)
+            timeout=timeout, stop_on_failure=True, budget=budget + 30)
         total += seconds
         if status != "passed":
             kind = "killed" if status == "failed" else "timeout"
@@ -409,7 +438,9 @@ def sanitizer_pass(tree: Path, build: Path, args, targets: list[str],
             dict(env, FAIRWIRE_MUTANT=str(o.point.id)),
             timeout=max(30.0, 3 * args.timeout_factor *
                         max(seconds[n] for n in tests)),
-            stop_on_failure=True)
+            stop_on_failure=True,
+            budget=max(60.0, 3 * args.timeout_factor *
+                       sum(seconds[n] for n in tests)) + 30)
         o.seconds += took
         if status == "failed":
             o.status, o.test = "killed", f"{test} (under {SANITIZER_NAME})"

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -234,6 +235,33 @@ class WholeRun(unittest.TestCase):
             "--tests-from", str(unbuilt), "src"])
         self.assertNotEqual(status, 0)
         self.assertIn("no built test executable", log)
+
+
+class HungTests(unittest.TestCase):
+    """A mutant that hangs a test whose TIMEOUT property outlasts ctest's
+    --timeout: the run's own budget ends it, and nothing it started is left
+    running."""
+
+    def test_a_hang_is_a_timeout_and_leaves_no_process(self):
+        from runner.mutate import run_ctest
+        with tempfile.TemporaryDirectory() as tmp:
+            src, build = Path(tmp) / "src", Path(tmp) / "build"
+            src.mkdir()
+            (src / "CMakeLists.txt").write_text(
+                "cmake_minimum_required(VERSION 3.20)\n"
+                "project(hang NONE)\nenable_testing()\n"
+                "add_test(NAME hang COMMAND sh -c \"sleep 317 & sleep 318\")\n"
+                "set_tests_properties(hang PROPERTIES TIMEOUT 600)\n")
+            subprocess.run(["cmake", "-S", str(src), "-B", str(build)],
+                           check=True, capture_output=True)
+            start = time.monotonic()
+            status, test, _ = run_ctest(build, [("hang", 1)], {}, timeout=1,
+                                        stop_on_failure=True, budget=3)
+            self.assertEqual((status, test), ("timeout", "hang"))
+            self.assertLess(time.monotonic() - start, 30)
+            left = subprocess.run(["pgrep", "-f", "sleep 31[78]"],
+                                  capture_output=True, text=True).stdout
+            self.assertEqual(left, "", "processes of the hung test remain")
 
 
 class Sanitize(unittest.TestCase):
