@@ -244,6 +244,13 @@ def parser() -> argparse.ArgumentParser:
                    "listed in --equivalent) mutants from the report already "
                    "in --out (a partial one of a stopped run, say) and run "
                    "only the rest; survivors run again")
+    p.add_argument("--resume-from", metavar="FILE", help="--resume, from "
+                   "this report.json or settled list (--export-settled) "
+                   "instead of the report in --out: a run continued on "
+                   "another machine")
+    p.add_argument("--export-settled", metavar="FILE", help="write the "
+                   "settled mutants (status, test, key per line) to FILE "
+                   "with every report, for --resume-from")
     p.add_argument("--list", action="store_true",
                    help="only list the mutation points")
     p.add_argument("--out", default="out/mutate/latest",

@@ -452,18 +452,43 @@ def sanitizer_pass(tree: Path, build: Path, args, targets: list[str],
 
 # -- equivalents and report --------------------------------------------------
 
+SETTLED = ("killed", "timeout", "equivalent")
+
+
 def previous_outcomes(report: Path) -> dict[str, dict]:
-    """key -> outcome of the mutants an earlier report (--resume) settled:
+    """key -> outcome of the mutants an earlier run (--resume) settled:
     killed, timed out, or equivalent. Survivors are not taken: they run
-    again, against the tests as they are now."""
+    again, against the tests as they are now. `report` is a report.json, or
+    a settled list as --export-settled writes it (status, test and key per
+    line, tab-separated)."""
     if not report.exists():
         return {}
     try:
-        outcomes = json.loads(report.read_text()).get("outcomes", [])
+        text = report.read_text()
+        if report.suffix == ".json":
+            outcomes = json.loads(text).get("outcomes", [])
+        else:
+            outcomes = []
+            for line in text.splitlines():
+                if not line.strip() or line.startswith("#"):
+                    continue
+                status, test, key = line.split("\t", 2)
+                outcomes.append({"status": status, "test": test, "key": key})
     except (OSError, ValueError) as e:
         raise RunnerError(f"--resume: cannot read {report}: {e}") from e
-    return {o["key"]: o for o in outcomes
-            if o.get("status") in ("killed", "timeout", "equivalent")}
+    return {o["key"]: o for o in outcomes if o.get("status") in SETTLED}
+
+
+def export_settled(outcomes: list[Outcome], path: Path) -> None:
+    """The settled mutants as `status<TAB>test<TAB>key` lines: what
+    --resume-from takes on another machine (and which test kills which
+    mutant)."""
+    lines = ["# fairwire mutate: settled mutants (status, first failing "
+             "test, key); --resume-from takes this file"]
+    for o in sorted(outcomes, key=lambda o: o.point.key):
+        if o.status in SETTLED:
+            lines.append(f"{o.status}\t{o.test}\t{o.point.key}")
+    path.write_text("\n".join(lines) + "\n")
 
 
 def load_equivalents(path: Path | None) -> dict[str, str]:
@@ -605,7 +630,12 @@ def run_mutate(args) -> int:
         f"out/build/{args.preset}" if args.preset else "out/build/mutate"))
     excludes = list(DEFAULT_EXCLUDES) + list(args.exclude or [])
     files = expand_sources(root, args.paths, excludes)
-    previous = previous_outcomes(work / "report.json") if args.resume else {}
+    if args.resume_from:
+        args.resume = True
+    previous = (previous_outcomes(Path(args.resume_from).resolve()
+                                  if args.resume_from
+                                  else work / "report.json")
+                if args.resume else {})
     log(f"mutate: {len(files)} file(s); copying the project to {tree}")
     copy_tree(root, tree)
     configure(tree, build, args.preset, args.cmake_arg or [])
@@ -698,6 +728,8 @@ def run_mutate(args) -> int:
                 # still leaves what it found.
                 meta["seconds"] = time.monotonic() - start
                 write_report(work, outcomes, dropped, originals, meta)
+                if args.export_settled:
+                    export_settled(outcomes, Path(args.export_settled))
             mark = {"killed": "killed by " + o.test, "timeout": "timed out in "
                     + o.test, "survived": "SURVIVED", "equivalent":
                     "equivalent"}[o.status]
@@ -713,6 +745,8 @@ def run_mutate(args) -> int:
                 tree, build, args, targets, survivors, covering, seconds)
     meta["seconds"] = time.monotonic() - start
     report = write_report(work, outcomes, dropped, originals, meta)
+    if args.export_settled:
+        export_settled(outcomes, Path(args.export_settled))
     killed, total, pct = score(outcomes)
     survivors = [o for o in outcomes if o.status == "survived"]
     log(f"mutate: score {pct:.1f}% ({killed}/{total} killed), "

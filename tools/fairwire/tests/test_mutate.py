@@ -201,6 +201,32 @@ class WholeRun(unittest.TestCase):
         self.assertIn(f"Resumed: {len(reused)} mutants settled",
                       (again / "report.md").read_text())
 
+    def test_a_settled_list_resumes_another_folder(self):
+        settled = self.out.parent / "settled.tsv"
+        again = self.out.parent / "from-settled"
+        status, log = run_cli([
+            "mutate", "--root", str(self.root), "--out", str(again),
+            "--labels", "unit", "--jobs", "2", "--resume-from",
+            str(self.out / "report.json"), "--export-settled", str(settled),
+            "src"])
+        self.assertEqual(status, 0, log)
+        lines = [l for l in settled.read_text().splitlines()
+                 if not l.startswith("#")]
+        killed = {o["key"] for o in self.outcomes()
+                  if o["status"] in ("killed", "timeout")}
+        self.assertEqual({l.split("\t", 2)[2] for l in lines}, killed)
+        # And that list, in turn, resumes a third folder: nothing killed
+        # runs again.
+        third = self.out.parent / "from-tsv"
+        status, log = run_cli([
+            "mutate", "--root", str(self.root), "--out", str(third),
+            "--labels", "unit", "--jobs", "2", "--resume-from",
+            str(settled), "src"])
+        self.assertEqual(status, 0, log)
+        report = json.loads((third / "report.json").read_text())
+        self.assertEqual({o["key"] for o in report["outcomes"] if o["reused"]},
+                         killed)
+
     def test_resume_keeps_equivalents_only_while_listed(self):
         survivors = [o for o in self.outcomes() if o["status"] == "survived"]
         listed = self.out.parent / "equivalent-resume.txt"
