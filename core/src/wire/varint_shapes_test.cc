@@ -377,6 +377,45 @@ void CheckPacked(const std::vector<std::uint8_t>& bytes, std::size_t after) {
       expected.begin() + static_cast<std::ptrdiff_t>(taken), expected.end());
   RC_ASSERT(ReferencePacked<K>(std::vector<std::uint8_t>(p, end)) == rest);
 
+  // Two cursors over the two halves (split at an element's start), their
+  // steps interleaved: each decodes a prefix of its half by the same rule,
+  // and the first is written back before the second.
+  if (!expected.empty()) {
+    std::size_t mid = bytes.size() / 2;
+    while (mid > 0 && bytes[mid - 1] >= 0x80) --mid;
+    const auto first_count =
+        ReferencePacked<K>(std::vector<std::uint8_t>(begin, begin + mid))
+            .size();
+    std::vector<T> both(expected.size() + 2 * (kShapeLanes + 1));
+    T* const second_dst = both.data() + first_count + kShapeLanes + 1;
+    PackedShapeCursor<K, T> first{begin, begin + mid, limit, both.data(),
+                                  second_dst};
+    PackedShapeCursor<K, T> second{begin + mid, end, limit, second_dst,
+                                   both.data() + both.size()};
+    DecodePackedShapesTwiceAvx2(&first, &second);
+    for (const auto* c : {&first, &second}) {
+      RC_ASSERT(c->ok);
+      const bool is_first = c == &first;
+      const std::uint8_t* const from = is_first ? begin : begin + mid;
+      const std::uint8_t* const to = is_first ? begin + mid : end;
+      T* const out = is_first ? both.data() : second_dst;
+      const std::vector<T> want =
+          ReferencePacked<K>(std::vector<std::uint8_t>(from, c->Position()));
+      RC_ASSERT(static_cast<std::size_t>(c->dst - out) == want.size());
+      RC_ASSERT(std::equal(want.begin(), want.end(), out));
+      const std::ptrdiff_t half_left = to - c->Position(),
+                           half_readable = limit - c->Position(),
+                           half_room = c->dst_end - c->dst;
+      if (!(half_left < 64 || half_readable < 64 + 16 ||
+            half_room < static_cast<std::ptrdiff_t>(64 + kShapeLanes))) {
+        RC_FAIL(std::string(is_first ? "first" : "second") +
+                " cursor stopped early: " + std::to_string(half_left) +
+                " payload bytes and " + std::to_string(half_readable) +
+                " readable left, room for " + std::to_string(half_room));
+      }
+    }
+  }
+
   const std::vector<T> before = {T{1}, T{0}};
   std::vector<T> got = before;
   ParseContext ctx{begin, limit, kMaxDepth, {}};
