@@ -163,6 +163,33 @@ TEST(BindingTest, WidenedPackedFixedMembersTakeEachElementAtItsWidth) {
   EXPECT_EQ(w.sfixed32, (std::vector<std::int64_t>{-2, 7}));
 }
 
+// A run of LEN records stays on its field only while the whole tag is the
+// same: field 32's tag (0x82 0x02) starts with the byte of field 16's
+// (0x82 0x01), and both records hold one byte, so only the tag's second byte
+// tells them apart.
+TEST(BindingTest, ARunOfBytesRecordsEndsAtATagSharingItsFirstByte) {
+  Root r;
+  // blobs are views into the input: it outlives them.
+  const auto in =
+      B({0x82, 0x01, 0x01, 'a', 0x82, 0x02, 0x01, 'b', 0x82, 0x01, 0x01, 'c'});
+  ASSERT_TRUE(DecodeInto(in, kRoot, r).ok());
+  ASSERT_EQ(r.blobs.size(), 2u);
+  EXPECT_EQ(r.blobs[0], "a");
+  EXPECT_EQ(r.blobs[1], "c");
+  EXPECT_EQ(r.unknown, std::string("\x82\x02\x01"
+                                   "b",
+                                   4));
+  // The same with a first record of two bytes: the byte after the first
+  // tag is no help either.
+  const auto two = B({0x82, 0x01, 0x02, 'x', 'y', 0x82, 0x02, 0x01, 'b'});
+  ASSERT_TRUE(DecodeInto(two, kRoot, r).ok());
+  ASSERT_EQ(r.blobs.size(), 1u);
+  EXPECT_EQ(r.blobs[0], "xy");
+  EXPECT_EQ(r.unknown, std::string("\x82\x02\x01"
+                                   "b",
+                                   4));
+}
+
 TEST(BindingTest, PackedAndUnpackedConcatenate) {
   Root r;
   const auto in = B(
