@@ -159,8 +159,8 @@ TEST(EnumChecks, EveryCheckFindsOneUnknownValueAtEveryPosition) {
 // What EnumBitmapAvx2 holds of a view: the bitmap's members and the first
 // kHeldFar far values.
 bool HeldMember(const EnumBitmapView& view, std::int32_t v) {
-  const std::uint64_t offset = static_cast<std::uint32_t>(v - view.base);
-  if (std::int64_t{v} - view.base >= 0 && offset < view.span &&
+  const std::int64_t offset = std::int64_t{v} - view.base;  // no overflow
+  if (offset >= 0 && static_cast<std::uint64_t>(offset) < view.span &&
       ((view.bits[offset / 64] >> (offset % 64)) & 1) != 0) {
     return true;
   }
