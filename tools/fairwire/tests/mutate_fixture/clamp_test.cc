@@ -4,13 +4,14 @@
 // src/first_of.cc, three survive a plain build: two that only a sanitizer
 // sees, and one equivalent (see that file).
 #include "clamp.h"
-#include "first_of.h"
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "first_of.h"
 
 #define EXPECT(c)                                                  \
   do {                                                             \
