@@ -9,7 +9,7 @@
 namespace fairwire::poll {
 namespace internal {
 
-std::string Fail(PollProperty p, const Observation& o, std::size_t call,
+std::string Fail(PollProperty p, const ObservedRun& o, std::size_t call,
                  const std::string& what) {
   return std::string(PropertyName(p)) + ": " + o.composite + " call " +
          std::to_string(call) + ": " + what;
@@ -82,7 +82,7 @@ bool PolledTwice(std::span<const PollRecord> polls, std::size_t n,
   return false;
 }
 
-Violation AtMostOnce(const PollScript& s, const Observation& o) {
+Violation AtMostOnce(const PollScript& s, const ObservedRun& o) {
   const std::size_t n = s.children.size();
   // stamp[i] == t + 1: child i was polled in call t (no per-call vector).
   std::vector<std::size_t> stamp(n, 0);
@@ -95,7 +95,7 @@ Violation AtMostOnce(const PollScript& s, const Observation& o) {
   return std::nullopt;
 }
 
-Violation Provenance(const Observation& o) {
+Violation Provenance(const ObservedRun& o) {
   const PollProperty p = PollProperty::kProvenance;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
@@ -130,7 +130,7 @@ Violation Provenance(const Observation& o) {
   return std::nullopt;
 }
 
-Violation PendingCompleteness(const PollScript& s, const Observation& o) {
+Violation PendingCompleteness(const PollScript& s, const ObservedRun& o) {
   const std::size_t n = s.children.size();
   std::vector<std::uint8_t> done(n, 0);
   std::size_t live = n;
@@ -178,7 +178,7 @@ Violation PendingCompleteness(const PollScript& s, const Observation& o) {
   return std::nullopt;
 }
 
-Violation WakeRegistration(const Observation& o) {
+Violation WakeRegistration(const ObservedRun& o) {
   const PollProperty p = PollProperty::kWakeRegistration;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
@@ -245,7 +245,7 @@ bool SameEvents(std::span<const Tagged> a, std::span<const Tagged> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
-Violation NoLoss(const PollScript& s, const ModelRun& m, const Observation& o) {
+Violation NoLoss(const PollScript& s, const ModelRun& m, const ObservedRun& o) {
   const std::size_t n = s.children.size();
   // Three flat streams instead of three vectors per child.
   std::vector<Tagged> returned, emitted, predicted;
@@ -287,7 +287,7 @@ Violation NoLoss(const PollScript& s, const ModelRun& m, const Observation& o) {
   return std::nullopt;
 }
 
-Violation CursorExactness(const ModelRun& m, const Observation& o) {
+Violation CursorExactness(const ModelRun& m, const ObservedRun& o) {
   for (std::size_t t = 0; t < o.calls.size() && t < m.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
     const std::span<const PollRecord> polls = o.PollsOf(t);
@@ -312,7 +312,7 @@ Violation CursorExactness(const ModelRun& m, const Observation& o) {
   return std::nullopt;
 }
 
-Violation Termination(const PollScript& s, const Observation& o) {
+Violation Termination(const PollScript& s, const ObservedRun& o) {
   const PollProperty p = PollProperty::kTermination;
   const std::size_t n = s.children.size();
   std::vector<std::uint8_t> done(n, 0);
@@ -350,7 +350,7 @@ Violation Termination(const PollScript& s, const Observation& o) {
   return std::nullopt;
 }
 
-Violation ProtocolIteration(const PollScript& s, const Observation& o) {
+Violation ProtocolIteration(const PollScript& s, const ObservedRun& o) {
   const std::string_view name = PropertyName(PollProperty::kProtocolIteration);
   // The children's lists, concatenated, compared in place (no vector).
   std::size_t want_size = 0;
@@ -412,7 +412,7 @@ std::string_view PropertyName(PollProperty property) {
 std::optional<std::string> CheckProperty(PollProperty property,
                                          const PollScript& s, PolicyKind policy,
                                          const ModelRun& m,
-                                         const Observation& o) {
+                                         const ObservedRun& o) {
   switch (property) {
     case PollProperty::kAtMostOnce:
       return AtMostOnce(s, o);
@@ -440,7 +440,7 @@ std::optional<std::string> CheckProperty(PollProperty property,
 std::optional<std::string> CheckOne(PollProperty property,
                                     const PollScript& script, PolicyKind policy,
                                     CompositeKind kind) {
-  const Observation observed = RunScript(script, policy, kind);
+  const ObservedRun observed = RunScript(script, policy, kind);
   const ModelRun model = RunModel(script, policy);
   return CheckProperty(property, script, policy, model, observed);
 }
@@ -449,7 +449,7 @@ std::optional<std::string> CheckRunAgainst(const PollScript& script,
                                            PolicyKind policy,
                                            CompositeKind kind,
                                            const ModelRun& model) {
-  const Observation observed = RunScript(script, policy, kind);
+  const ObservedRun observed = RunScript(script, policy, kind);
   for (PollProperty p : kAllProperties) {
     if (auto v = CheckProperty(p, script, policy, model, observed)) return v;
   }

@@ -13,7 +13,7 @@
 namespace fairwire::poll::internal {
 
 // "name: <composite> call t: what", the text of every per-call violation.
-std::string Fail(PollProperty p, const Observation& o, std::size_t call,
+std::string Fail(PollProperty p, const ObservedRun& o, std::size_t call,
                  const std::string& what);
 
 // Whether some child of `s` has a kThrow outcome.
@@ -26,7 +26,7 @@ std::optional<std::string> CheckServedWithin(PollProperty property,
                                              const PollScript& s,
                                              PolicyKind policy,
                                              const ModelRun& m,
-                                             const Observation& o);
+                                             const ObservedRun& o);
 
 }  // namespace fairwire::poll::internal
 

@@ -5,7 +5,7 @@
 
 namespace fairwire::poll::internal {
 
-Observation RunNested(const PollScript& s) {
+ObservedRun RunNested(const PollScript& s) {
   return Dispatch<kMaxScriptChildren>(s.children.size() - 1, [&](auto k) {
     return RunNestedChain<NestedPairs, decltype(k)::value + 1>(s, "Nested");
   });

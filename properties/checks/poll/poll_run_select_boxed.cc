@@ -6,7 +6,7 @@
 
 namespace fairwire::poll::internal {
 
-Observation RunSelectBoxed(const PollScript& s, PolicyKind policy) {
+ObservedRun RunSelectBoxed(const PollScript& s, PolicyKind policy) {
   return RunSelect<BoxedPolicy>(
       s, [&] { return BoxedPolicy(MakePolicy(policy, &s.draws)); },
       "Select<" + std::string(PolicyName(policy)) + ">");

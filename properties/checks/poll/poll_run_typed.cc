@@ -8,7 +8,7 @@ namespace fairwire::poll::internal {
 namespace {
 
 template <class P, class MakeP>
-Observation RunWith(const PollScript& s, CompositeKind kind, MakeP make,
+ObservedRun RunWith(const PollScript& s, CompositeKind kind, MakeP make,
                     PolicyKind policy) {
   const std::string name(PolicyName(policy));
   if (kind == CompositeKind::kSelect) {
@@ -19,7 +19,7 @@ Observation RunWith(const PollScript& s, CompositeKind kind, MakeP make,
 
 }  // namespace
 
-Observation RunTyped(const PollScript& s, PolicyKind policy,
+ObservedRun RunTyped(const PollScript& s, PolicyKind policy,
                      CompositeKind kind) {
   switch (policy) {
     case PolicyKind::kSticky:

@@ -11,8 +11,13 @@ namespace fairwire::poll {
     outcome = script.outcomes[next_++];
     if (script.loop && next_ == script.outcomes.size()) next_ = 0;
   }
-  recorder_->polls.push_back(
-      PollRecord{id_, cx.waker(), outcome.kind, outcome.event});
+  ObservedEvent poll;
+  poll.kind = ObservedEventKind::kPoll;
+  poll.child = static_cast<std::uint32_t>(id_);
+  poll.waker = recorder_->WakerId(cx.waker());
+  poll.outcome = outcome.kind;
+  poll.event = outcome.event;
+  recorder_->Record(poll);
   if (id_ < recorder_->latest_waker.size()) {
     recorder_->latest_waker[id_] = cx.waker();
   }
@@ -24,7 +29,7 @@ namespace fairwire::poll {
     case OutcomeKind::kThrow:
       throw ScriptedThrow();
     case OutcomeKind::kPendingSelfWake:
-      cx.waker().Wake();
+      recorder_->Wake(id_, cx.waker(), WakeCause::kSelf);
       return Result::Pending();
     case OutcomeKind::kPending:
       break;
@@ -56,7 +61,7 @@ BoxedPolicy::Box MakePolicy(PolicyKind policy,
 
 }  // namespace internal
 
-Observation RunScript(const PollScript& script, PolicyKind policy,
+ObservedRun RunScript(const PollScript& script, PolicyKind policy,
                       CompositeKind kind) {
   if (policy == PolicyKind::kNested) return internal::RunNested(script);
   if (kind == CompositeKind::kSelect &&

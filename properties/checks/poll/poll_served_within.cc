@@ -20,7 +20,7 @@ using Violation = std::optional<std::string>;
 // `rule()` names the bound in the message (built only for a violation).
 template <class Bound, class Rule>
 Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
-                       const Observation& o, Bound bound, Rule rule) {
+                       const ObservedRun& o, Bound bound, Rule rule) {
   const std::size_t n = s.children.size();
   const std::size_t calls = o.calls.size();
   const std::size_t checked = std::min(calls, m.live_before.size());
@@ -94,7 +94,7 @@ std::optional<std::string> CheckServedWithin(PollProperty property,
                                              const PollScript& s,
                                              PolicyKind policy,
                                              const ModelRun& m,
-                                             const Observation& o) {
+                                             const ObservedRun& o) {
   if (property == PollProperty::kBoundedWaiting) {
     if (HasThrow(s) || !WaitingBound(policy, 1)) return std::nullopt;
     return ServedWithin(
@@ -120,7 +120,7 @@ std::optional<std::string> FindStarvation(const PollScript& script,
                                           PolicyKind policy,
                                           CompositeKind kind) {
   if (HasThrow(script)) return std::nullopt;
-  const Observation observed = RunScript(script, policy, kind);
+  const ObservedRun observed = RunScript(script, policy, kind);
   const ModelRun model = RunModel(script, policy);
   return ServedWithin(
       PollProperty::kBoundedWaiting, script, model, observed,

@@ -57,7 +57,7 @@ PollScript Script(PolicyKind policy, std::uint8_t calls,
   return s;
 }
 
-// --- Corruptions of an Observation -------------------------------------
+// --- Corruptions of an ObservedRun -------------------------------------
 
 // One poll as a corruption writes it: the child, what it returned.
 struct Polled {
@@ -67,7 +67,7 @@ struct Polled {
 
 // Replaces call t's polls by `polls`, each given call t's waker (as a child
 // polled in call t sees it); the later calls' slices move along.
-void SetPolls(Observation& o, std::size_t t, const std::vector<Polled>& polls) {
+void SetPolls(ObservedRun& o, std::size_t t, const std::vector<Polled>& polls) {
   ObservedCall& call = o.calls[t];
   std::vector<PollRecord> records;
   for (const Polled& p : polls) {
@@ -89,7 +89,7 @@ void SetPolls(Observation& o, std::size_t t, const std::vector<Polled>& polls) {
 }
 
 // The k-th poll of call t.
-PollRecord& PollAt(Observation& o, std::size_t t, std::size_t k) {
+PollRecord& PollAt(ObservedRun& o, std::size_t t, std::size_t k) {
   return o.polls[o.calls[t].first_poll + k];
 }
 
@@ -109,7 +109,7 @@ struct PlantedCase {
   PollScript script;  // run under script.policy
   CompositeKind kind;
   // The corruption.
-  std::function<void(Observation&)> plant;
+  std::function<void(ObservedRun&)> plant;
   // Text the violation must contain besides the property's name: the call
   // and the child or count the corruption touched.
   std::string expect_in_message;
@@ -127,7 +127,7 @@ std::vector<PlantedCase> PlantedCases() {
                    PollProperty::kAtMostOnce,
                    Script(PolicyKind::kPriority, 1, {Once({P()}), Once({P()})}),
                    CompositeKind::kSelect,
-                   [](Observation& o) {
+                   [](ObservedRun& o) {
                      SetPolls(o, 0, {{0, P()}, {0, P()}, {1, P()}});
                    },
                    "Select<Priority> call 0: polled [0 0 1]",
@@ -145,7 +145,7 @@ std::vector<PlantedCase> PlantedCases() {
        PollProperty::kProvenance,
        Script(PolicyKind::kPriority, 2, {Once({R(5)}), Once({R(7)})}),
        CompositeKind::kSelect,
-       [](Observation& o) {
+       [](ObservedRun& o) {
          PollAt(o, 0, 0).returned = OutcomeKind::kPending;
          PollAt(o, 0, 0).event = 0;
          PollAt(o, 1, 0).returned = OutcomeKind::kReady;
@@ -164,7 +164,7 @@ std::vector<PlantedCase> PlantedCases() {
        Script(PolicyKind::kRoundRobin, 1,
               {Once({P()}), Once({P()}), Once({P()})}),
        CompositeKind::kSelectAll,
-       [](Observation& o) {
+       [](ObservedRun& o) {
          SetPolls(o, 0, {{0, P()}, {1, P()}});
        },
        "SelectAll<RoundRobin> call 0: returned Pending after polling [0 1] "
@@ -179,7 +179,7 @@ std::vector<PlantedCase> PlantedCases() {
        PollProperty::kWakeRegistration,
        Script(PolicyKind::kSticky, 2, {Once({P()}), Once({P()})}),
        CompositeKind::kSelect,
-       [](Observation& o) { PollAt(o, 1, 1).waker = o.calls[0].waker; },
+       [](ObservedRun& o) { PollAt(o, 1, 1).waker = o.calls[0].waker; },
        "Select<Sticky> call 1: child 1 was polled with a stale waker",
        {}});
 
@@ -191,7 +191,7 @@ std::vector<PlantedCase> PlantedCases() {
        PollProperty::kNoLoss,
        Script(PolicyKind::kPriority, 3, {Once({R(5), R(6)})}),
        CompositeKind::kSelect,
-       [](Observation& o) {
+       [](ObservedRun& o) {
          PollAt(o, 0, 0).event = 6;
          o.calls[0].event = 6;
          PollAt(o, 1, 0).event = 5;
@@ -211,7 +211,7 @@ std::vector<PlantedCase> PlantedCases() {
        Script(PolicyKind::kRoundRobin, 2,
               {Once({P()}), Once({P()}), Once({P()})}),
        CompositeKind::kSelect,
-       [](Observation& o) {
+       [](ObservedRun& o) {
          SetPolls(o, 1, {{1, P()}, {0, P()}, {2, P()}});
        },
        "Select<RoundRobin> call 1: polled [1 0 2] -> Pending, the model polls "
@@ -227,7 +227,7 @@ std::vector<PlantedCase> PlantedCases() {
        PollProperty::kBoundedWaiting,
        Script(PolicyKind::kRoundRobin, 6, {Loop({R(0)}), Loop({R(0)})}),
        CompositeKind::kSelectAll,
-       [](Observation& o) {
+       [](ObservedRun& o) {
          SetPolls(o, 1, {{0, R(0)}});
          SetReady(o.calls[1], 0, 0);
          SetPolls(o, 2, {{1, R(0)}});
@@ -247,7 +247,7 @@ std::vector<PlantedCase> PlantedCases() {
        PollProperty::kFiniteBurstLiveness,
        Script(PolicyKind::kSticky, 4, {Once({R(1), R(2)}), Once({R(3)})}),
        CompositeKind::kSelect,
-       [](Observation& o) {
+       [](ObservedRun& o) {
          SetPolls(o, 2, {{0, P()}, {1, P()}});
          o.calls[2].result = CallResult::kPending;
          o.calls[2].tag = 0;
@@ -268,7 +268,7 @@ std::vector<PlantedCase> PlantedCases() {
        PollProperty::kTermination,
        Script(PolicyKind::kPriority, 3, {Once({D()}), Once({R(4), D()})}),
        CompositeKind::kSelectAll,
-       [](Observation& o) { o.calls[1].composite_done = false; },
+       [](ObservedRun& o) { o.calls[1].composite_done = false; },
        "SelectAll<Priority> call 1: IsDone() is false with 0 children not "
        "done",
        {}});
@@ -282,7 +282,7 @@ std::vector<PlantedCase> PlantedCases() {
        Script(PolicyKind::kPriority, 1,
               {Once({P()}, {0, 1}), Once({P()}, {2})}),
        CompositeKind::kSelect,
-       [](Observation& o) { o.protocol_steps += 2; },
+       [](ObservedRun& o) { o.protocol_steps += 2; },
        "Select<Priority> stepped the children's lists 5 times for 3 protocols "
        "(re-walked a child)",
        {}});
@@ -293,7 +293,7 @@ std::vector<PlantedCase> PlantedCases() {
 // The properties whose checks fail on `observed`.
 std::vector<PollProperty> Failing(const PollScript& s, PolicyKind policy,
                                   const ModelRun& model,
-                                  const Observation& observed) {
+                                  const ObservedRun& observed) {
   std::vector<PollProperty> out;
   for (PollProperty p : kAllProperties) {
     if (CheckProperty(p, s, policy, model, observed)) out.push_back(p);
@@ -321,7 +321,7 @@ TEST_P(PollCheck, ReportsItsPlantedViolationAndPassesTheRealRun) {
   const PolicyKind policy = s.policy;
   ASSERT_TRUE(IsValid(s)) << DescribePollScript(s);
   const ModelRun model = RunModel(s, policy);
-  Observation observed = RunScript(s, policy, c.kind);
+  ObservedRun observed = RunScript(s, policy, c.kind);
 
   // Not vacuous: the real composite's run passes every check, as CheckRun
   // sees it too.
@@ -438,7 +438,7 @@ PollScript ChildrenFinishInTurn() {
 }
 
 std::optional<std::string> Termination(const PollScript& s,
-                                       const Observation& observed) {
+                                       const ObservedRun& observed) {
   return CheckProperty(PollProperty::kTermination, s, PolicyKind::kNested,
                        RunModel(s, PolicyKind::kNested), observed);
 }
@@ -452,7 +452,7 @@ TEST(PlantedNested, RealAndFaithfulNestedPassEveryPropertyOnTheScript) {
   EXPECT_EQ(CheckRun(s, PolicyKind::kNested, CompositeKind::kSelect),
             std::nullopt);
   // The composite built here, unbroken, through the same shape.
-  const Observation faithful =
+  const ObservedRun faithful =
       internal::RunNestedChain<Faithful, 3>(s, "Faithful");
   EXPECT_EQ(Names(Failing(s, PolicyKind::kNested, model, faithful)), Names({}));
 }

@@ -58,7 +58,7 @@ void ExpectTwoChildStarvation(PolicyKind policy) {
               std::string(PolicyName(policy)).c_str(),
               DescribePollScript(s).c_str(), found.message.c_str());
   ASSERT_EQ(s.children.size(), 2u) << DescribePollScript(s);
-  const Observation run = RunScript(s, policy, CompositeKind::kSelect);
+  const ObservedRun run = RunScript(s, policy, CompositeKind::kSelect);
   const ModelRun model = RunModel(s, policy);
   std::size_t served[2] = {0, 0};
   for (const ObservedCall& c : run.calls) {
@@ -104,7 +104,7 @@ class OffByOneRoundRobin {
 
 // Select<OffByOneRoundRobin, ...> over the script's first (up to) 8
 // children.
-Observation RunOffByOne(PollScript& s) {
+ObservedRun RunOffByOne(PollScript& s) {
   if (s.children.size() > 8) s.children.resize(8);
   std::erase_if(s.wakes, [&](const ExternalWake& w) {
     return w.child >= s.children.size();
@@ -144,7 +144,7 @@ TEST(PollOffByOne, RapidCheckFindsTheOffByOneCursor) {
   params.maxSuccess = 1000;
   const auto result = rc::detail::checkTestable(
       [](PollScript s) {
-        const Observation observed = RunOffByOne(s);
+        const ObservedRun observed = RunOffByOne(s);
         const ModelRun model = RunModel(s, PolicyKind::kRoundRobin);
         RC_ASSERT(!CheckProperty(PollProperty::kCursorExactness, s,
                                  PolicyKind::kRoundRobin, model, observed));

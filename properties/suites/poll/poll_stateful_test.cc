@@ -160,7 +160,7 @@ struct PollOnce : Command<P> {
     sut.counters.emplace_back();
     const Waker waker = sut.counters.back().waker();
     Context cx(waker);
-    sut.recorder.polls.clear();
+    const std::size_t first_event = sut.recorder.log.events.size();
     CallResult result = CallResult::kPending;
     std::size_t tag = 0;
     std::uint8_t event = 0;
@@ -177,10 +177,13 @@ struct PollOnce : Command<P> {
       result = CallResult::kThrew;
     }
     std::vector<std::size_t> polled_indexes;
-    for (const PollRecord& r : sut.recorder.polls) {
-      RC_ASSERT(r.waker == waker);
-      polled_indexes.push_back(sut.IndexOf(r.child));
-      sut.last_poll[r.child] = sut.counters.size() - 1;
+    const std::uint32_t waker_id = sut.recorder.WakerId(waker);
+    for (std::size_t k = first_event; k < sut.recorder.log.events.size(); ++k) {
+      const ObservedEvent& e = sut.recorder.log.events[k];
+      if (e.kind != ObservedEventKind::kPoll) continue;
+      RC_ASSERT(e.waker == waker_id);
+      polled_indexes.push_back(sut.IndexOf(e.child));
+      sut.last_poll[e.child] = sut.counters.size() - 1;
     }
     sut.last_pending = result == CallResult::kPending;
     RC_ASSERT(polled_indexes == want.polled);

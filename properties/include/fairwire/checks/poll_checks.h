@@ -90,7 +90,7 @@ std::optional<std::string> CheckProperty(PollProperty property,
                                          const PollScript& script,
                                          PolicyKind policy,
                                          const ModelRun& model,
-                                         const Observation& observed);
+                                         const ObservedRun& observed);
 
 // Runs `script` under `policy` through `kind` and checks `property`.
 std::optional<std::string> CheckOne(PollProperty property,

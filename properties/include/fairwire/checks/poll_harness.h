@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "fairwire/checks/poll_observation.h"
+#include "fairwire/checks/poll_observed_run.h"
 #include "fairwire/models/poll_model.h"
 #include "fairwire/poll/poll.h"
 #include "fairwire/poll/waker.h"
@@ -25,25 +27,44 @@
 
 namespace fairwire::poll {
 
-// One poll of one child, as the child saw it.
-struct PollRecord {
-  std::size_t child = 0;  // the child's id (its index in the script)
-  Waker waker;            // the waker in the context it was given
-  OutcomeKind returned = OutcomeKind::kPending;
-  std::uint8_t event = 0;
-};
-
 // What a scripted child throws for a kThrow outcome.
 struct ScriptedThrow : std::exception {
   const char* what() const noexcept override { return "scripted throw"; }
 };
 
-// Shared by the children of one run: the polls of the current call, each
-// child's latest waker, and how many protocol-list steps were taken.
+// Shared by the children of one run: the observation being recorded, the
+// wakers seen so far (by id), each child's latest waker, and how many
+// protocol-list steps were taken.
 struct Recorder {
-  std::vector<PollRecord> polls;
+  Observation log;
+  std::vector<Waker> wakers;        // waker id -> waker, in order of sight
   std::vector<Waker> latest_waker;  // by child id
   std::size_t protocol_steps = 0;
+
+  // The id of `waker`, numbered on first sight.
+  std::uint32_t WakerId(const Waker& waker) {
+    for (std::size_t i = wakers.size(); i-- > 0;) {
+      if (wakers[i] == waker) return static_cast<std::uint32_t>(i);
+    }
+    wakers.push_back(waker);
+    return static_cast<std::uint32_t>(wakers.size() - 1);
+  }
+  // Appends one event.
+  void Record(const ObservedEvent& event) { log.events.push_back(event); }
+  // Wakes `waker`, child `child`'s latest, for `cause`, between a
+  // kWakeBegin and a kWakeEnd.
+  void Wake(std::size_t child, const Waker& waker, WakeCause cause) {
+    ObservedEvent begin;
+    begin.kind = ObservedEventKind::kWakeBegin;
+    begin.child = static_cast<std::uint32_t>(child);
+    begin.waker = WakerId(waker);
+    begin.cause = cause;
+    Record(begin);
+    waker.Wake();
+    ObservedEvent end;
+    end.kind = ObservedEventKind::kWakeEnd;
+    Record(end);
+  }
 };
 
 // A child's protocol list that counts each step of its iterator in the
@@ -174,46 +195,6 @@ class ScriptedRng {
   std::size_t taken_ = 0;
 };
 
-// What one call did.
-struct ObservedCall {
-  // This call's polls: Observation::polls[first_poll, first_poll + poll_count).
-  std::size_t first_poll = 0;
-  std::size_t poll_count = 0;
-  CallResult result = CallResult::kPending;
-  std::size_t tag = 0;
-  std::uint8_t event = 0;
-  bool composite_done = false;          // IsDone() after the call
-  Waker waker;                          // the waker given to this call
-  std::uint64_t wakes_during_call = 0;  // wakes of this call's waker
-  // Pending calls: live children whose latest waker is not this call's.
-  std::vector<std::size_t> stale_registrations;
-  // Pending calls: live children whose wake did not reach this call's waker.
-  std::vector<std::size_t> lost_wakes;
-  // Scripted external wakes after this call that missed the waker of the
-  // call that last polled the child.
-  std::vector<std::size_t> missed_external_wakes;
-};
-
-// A whole run of a script through one composite.
-struct Observation {
-  std::string composite;  // "Select<Sticky>", "SelectAll<Sticky>", "Nested"
-  std::vector<ObservedCall> calls;
-  // Every call's polls, in order, in one flat table (no vector per call).
-  std::vector<PollRecord> polls;
-  // Protocol iteration: the full walk, the iterator steps the children saw
-  // during it, and the first split point at which a copied iterator did not
-  // resume with the rest of the walk (or none).
-  std::vector<std::string_view> protocols;
-  std::size_t protocol_steps = 0;
-  std::ptrdiff_t protocol_resume_failure = -1;
-
-  // The polls of call t, in order.
-  std::span<const PollRecord> PollsOf(std::size_t t) const {
-    return std::span<const PollRecord>(polls).subspan(calls[t].first_poll,
-                                                      calls[t].poll_count);
-  }
-};
-
 // The event and child index of a Ready result; one overload per composite.
 struct TagAndEvent {
   std::size_t tag;
@@ -226,7 +207,7 @@ namespace internal {
 // iterator taken there yields the rest of the walk.
 template <class Range>
 void ObserveProtocols(const Range& range, Recorder& recorder,
-                      Observation& out) {
+                      ObservedRun& out) {
   recorder.protocol_steps = 0;
   for (auto it = range.begin(); it != range.end(); ++it) {
     out.protocols.push_back(*it);
@@ -256,78 +237,104 @@ void ObserveProtocols(const Range& range, Recorder& recorder,
 
 }  // namespace internal
 
+// The waker of one call: records a kCallerWoken when woken.
+class CallerWaker {
+ public:
+  CallerWaker() = default;
+  CallerWaker(Recorder* recorder, std::uint32_t id)
+      : recorder_(recorder), id_(id) {}
+  Waker waker() { return Waker(&CallerWaker::Woken, this); }
+
+ private:
+  static void Woken(void* self) {
+    const auto* me = static_cast<CallerWaker*>(self);
+    ObservedEvent e;
+    e.kind = ObservedEventKind::kCallerWoken;
+    e.waker = me->id_;
+    me->recorder_->Record(e);
+  }
+
+  Recorder* recorder_ = nullptr;
+  std::uint32_t id_ = 0;
+};
+
 // Plays `script` for script.calls calls through `composite`, whose children
-// are ScriptedChild ids 0..n-1 recording into `recorder`; `tag_of` maps a
-// Ready event to TagAndEvent.
+// are ScriptedChild ids 0..n-1 recording into `recorder`, and records the
+// observation: each call with its own waker; after a Pending call, a probe
+// wake of every live child's latest waker; after each call, the script's
+// external wakes. `tag_of` maps a Ready event to TagAndEvent.
 template <class Composite, class TagOf>
-Observation Drive(const PollScript& script, Composite& composite,
-                  Recorder& recorder, std::string name, TagOf tag_of) {
+Observation Observe(const PollScript& script, Composite& composite,
+                    Recorder& recorder, std::string name, TagOf tag_of) {
   const std::size_t n = script.children.size();
-  Observation out;
-  out.composite = std::move(name);
-  std::vector<WakeCounter> counters(script.calls);
-  std::vector<bool> done(n, false);
-  std::vector<std::size_t> last_call(n, 0);
+  recorder.log = Observation();
+  recorder.log.composite = std::move(name);
+  recorder.log.children = static_cast<std::uint32_t>(n);
+  recorder.log.events.reserve(std::size_t{script.calls} * (n + 4));
+  recorder.wakers.clear();
   recorder.latest_waker.assign(n, Waker());
-  // The children append every call's polls here; out.polls takes them.
-  recorder.polls.clear();
-  recorder.polls.reserve(std::size_t{script.calls} * n);
-  out.calls.reserve(script.calls);
+  std::vector<CallerWaker> callers(script.calls);
+  std::vector<bool> done(n, false);
   for (std::size_t t = 0; t < script.calls; ++t) {
-    ObservedCall call;
-    call.waker = counters[t].waker();
-    Context cx(call.waker);
-    call.first_poll = recorder.polls.size();
+    ObservedEvent begin;
+    begin.kind = ObservedEventKind::kCallBegin;
+    begin.call = static_cast<std::uint32_t>(t);
+    // A new waker: WakerId numbers it next.
+    callers[t] = CallerWaker(
+        &recorder, static_cast<std::uint32_t>(recorder.wakers.size()));
+    const Waker waker = callers[t].waker();
+    begin.waker = recorder.WakerId(waker);
+    recorder.Record(begin);
+    const std::size_t first = recorder.log.events.size();
+    ObservedEvent end;
+    end.kind = ObservedEventKind::kCallEnd;
+    Context cx(waker);
     try {
       auto result = composite.Poll(cx);
       if (result.IsReady()) {
         const TagAndEvent te = tag_of(result.value());
-        call.result = CallResult::kReady;
-        call.tag = te.tag;
-        call.event = te.event;
+        end.result = CallResult::kReady;
+        end.tag = static_cast<std::uint32_t>(te.tag);
+        end.event = te.event;
       } else {
-        call.result =
+        end.result =
             result.IsPending() ? CallResult::kPending : CallResult::kDone;
       }
     } catch (const ScriptedThrow&) {
-      call.result = CallResult::kThrew;
+      end.result = CallResult::kThrew;
     }
-    call.wakes_during_call = counters[t].count();
-    call.poll_count = recorder.polls.size() - call.first_poll;
-    call.composite_done = composite.IsDone();
-    for (std::size_t k = call.first_poll; k < recorder.polls.size(); ++k) {
-      const PollRecord& r = recorder.polls[k];
-      if (r.child < n) {
-        last_call[r.child] = t;
-        if (r.returned == OutcomeKind::kDone) done[r.child] = true;
+    end.done = composite.IsDone();
+    for (std::size_t k = first; k < recorder.log.events.size(); ++k) {
+      const ObservedEvent& e = recorder.log.events[k];
+      if (e.kind == ObservedEventKind::kPoll && e.child < n &&
+          e.outcome == OutcomeKind::kDone) {
+        done[e.child] = true;
       }
     }
-    if (call.result == CallResult::kPending) {
+    recorder.Record(end);
+    if (end.result == CallResult::kPending) {
       for (std::size_t c = 0; c < n; ++c) {
-        if (done[c]) continue;
-        if (!(recorder.latest_waker[c] == call.waker)) {
-          call.stale_registrations.push_back(c);
-        }
-        const std::uint64_t before = counters[t].count();
-        recorder.latest_waker[c].Wake();
-        if (counters[t].count() != before + 1) call.lost_wakes.push_back(c);
+        if (done[c] || recorder.latest_waker[c] == Waker()) continue;
+        recorder.Wake(c, recorder.latest_waker[c], WakeCause::kProbe);
       }
-      counters[t].Reset();
     }
     for (const ExternalWake& w : script.wakes) {
       if (w.after_call != t || w.child >= n) continue;
-      WakeCounter& target = counters[last_call[w.child]];
-      const std::uint64_t before = target.count();
-      recorder.latest_waker[w.child].Wake();
-      const bool polled_ever = !(recorder.latest_waker[w.child] == Waker());
-      if (polled_ever && target.count() != before + 1) {
-        call.missed_external_wakes.push_back(w.child);
-      }
+      if (recorder.latest_waker[w.child] == Waker()) continue;
+      recorder.Wake(w.child, recorder.latest_waker[w.child],
+                    WakeCause::kExternal);
     }
-    out.calls.push_back(std::move(call));
   }
-  out.polls = std::move(recorder.polls);
-  recorder.polls.clear();
+  return std::move(recorder.log);
+}
+
+// Observe, then the digest of the observation with the composite's
+// protocol iteration.
+template <class Composite, class TagOf>
+ObservedRun Drive(const PollScript& script, Composite& composite,
+                  Recorder& recorder, std::string name, TagOf tag_of) {
+  ObservedRun out = DigestObservation(
+      Observe(script, composite, recorder, std::move(name), tag_of));
   internal::ObserveProtocols(composite.Protocols(), recorder, out);
   return out;
 }
@@ -338,7 +345,7 @@ enum class CompositeKind : std::uint8_t { kSelect, kSelectAll };
 // Plays `script` under `policy` through Select<...> (n compile-time
 // children) or SelectAll<...>; kNested always uses the nested baseline.
 // Defined in poll_runners*.cc.
-Observation RunScript(const PollScript& script, PolicyKind policy,
+ObservedRun RunScript(const PollScript& script, PolicyKind policy,
                       CompositeKind kind);
 
 }  // namespace fairwire::poll

@@ -32,7 +32,7 @@ template <std::size_t>
 using ScriptedChildAt = ScriptedChild;
 
 template <class P, std::size_t... I>
-Observation RunSelectOf(const PollScript& s, P policy, const std::string& name,
+ObservedRun RunSelectOf(const PollScript& s, P policy, const std::string& name,
                         std::index_sequence<I...>) {
   Recorder recorder;
   Select<P, ScriptedChildAt<I>...> select(
@@ -46,7 +46,7 @@ Observation RunSelectOf(const PollScript& s, P policy, const std::string& name,
 // Select<P, ScriptedChild x n> for the script's n children, n <= kMaxN;
 // make_policy() gives the policy object.
 template <class P, std::size_t kMaxN = kMaxScriptChildren, class MakePolicy>
-Observation RunSelect(const PollScript& s, MakePolicy make_policy,
+ObservedRun RunSelect(const PollScript& s, MakePolicy make_policy,
                       const std::string& name) {
   return Dispatch<kMaxN>(s.children.size() - 1, [&](auto k) {
     return RunSelectOf<P>(s, make_policy(), name,
@@ -56,7 +56,7 @@ Observation RunSelect(const PollScript& s, MakePolicy make_policy,
 
 // SelectAll<P, ScriptedChild> with the script's children added in order.
 template <class P, class MakePolicy>
-Observation RunSelectAll(const PollScript& s, MakePolicy make_policy,
+ObservedRun RunSelectAll(const PollScript& s, MakePolicy make_policy,
                          const std::string& name) {
   Recorder recorder;
   SelectAll<P, ScriptedChild> all(make_policy());
@@ -98,14 +98,14 @@ BoxedPolicy::Box MakePolicy(PolicyKind policy,
                             const std::vector<std::uint8_t>* draws);
 
 // Select<BoxedPolicy, ScriptedChild x n>: any script, any policy.
-Observation RunSelectBoxed(const PollScript& s, PolicyKind policy);
+ObservedRun RunSelectBoxed(const PollScript& s, PolicyKind policy);
 // Select<P, ScriptedChild x n> for n <= kTypedSelectMax, or
 // SelectAll<P, ScriptedChild>, with P the policy's own type.
-Observation RunTyped(const PollScript& s, PolicyKind policy,
+ObservedRun RunTyped(const PollScript& s, PolicyKind policy,
                      CompositeKind kind);
 // The nested baseline over the script's children: RunNestedChain<NestedPairs,
 // n> for the script's n children.
-Observation RunNested(const PollScript& s);
+ObservedRun RunNested(const PollScript& s);
 
 // The shape of the nested baseline over a script's first N children (N >= 1):
 // Pair<C0, Pair<C1, ... Pair<Cn-2, Cn-1>>>, the last child on the right of
@@ -154,7 +154,7 @@ TagAndEvent FlattenNested(const std::variant<std::uint8_t, Rest>& event) {
 
 // Plays `s` (N children) through the nested shape above built of Pairs.
 template <class Pairs, std::size_t N>
-Observation RunNestedChain(const PollScript& s, std::string name) {
+ObservedRun RunNestedChain(const PollScript& s, std::string name) {
   static_assert(N >= 1);
   Recorder recorder;
   auto drive = [&](auto& composite) {

@@ -1,0 +1,127 @@
+// DigestObservation: one pass over an observation's events.
+#include "fairwire/checks/poll_observed_run.h"
+
+#include <algorithm>
+
+namespace fairwire::poll {
+namespace {
+
+constexpr std::uint32_t kNoWaker = ~std::uint32_t{0};
+constexpr std::size_t kNoCall = ~std::size_t{0};
+
+// The state of the children between events.
+struct ChildState {
+  std::uint32_t latest_waker = kNoWaker;  // the waker of its latest poll
+  std::size_t last_call = kNoCall;        // the call of its latest poll
+  bool finished = false;
+  bool woken = true;  // woken (or never polled) and not polled since
+};
+
+// How many times call `t`'s waker was woken in the wake being read.
+std::size_t CountOf(const std::vector<std::size_t>& reached, std::size_t t) {
+  return static_cast<std::size_t>(
+      std::count(reached.begin(), reached.end(), t));
+}
+
+}  // namespace
+
+ObservedRun DigestObservation(const Observation& o) {
+  ObservedRun run;
+  run.composite = o.composite;
+  run.child_kind = o.child_kind;
+  std::vector<ChildState> children(o.children);
+  std::vector<std::size_t> call_of_waker;  // waker id -> its call, or kNoCall
+  bool in_call = false;
+  // The wake being read: its child and cause, and the calls it reached.
+  const ObservedEvent* wake = nullptr;
+  std::vector<std::size_t> reached;
+  for (const ObservedEvent& e : o.events) {
+    switch (e.kind) {
+      case ObservedEventKind::kCallBegin: {
+        if (call_of_waker.size() <= e.waker) {
+          call_of_waker.resize(e.waker + 1, kNoCall);
+        }
+        call_of_waker[e.waker] = run.calls.size();
+        ObservedCall call;
+        call.waker = e.waker;
+        call.first_poll = run.polls.size();
+        run.calls.push_back(std::move(call));
+        in_call = true;
+        break;
+      }
+      case ObservedEventKind::kPoll: {
+        run.polls.push_back(PollRecord{e.child, e.waker, e.outcome, e.event});
+        ChildState& c = children[e.child];
+        c.latest_waker = e.waker;
+        c.last_call = run.calls.size() - 1;
+        c.woken = false;
+        if (Finishes(o.child_kind, e.outcome)) c.finished = true;
+        break;
+      }
+      case ObservedEventKind::kCallEnd: {
+        ObservedCall& call = run.calls.back();
+        call.poll_count = run.polls.size() - call.first_poll;
+        call.result = e.result;
+        call.tag = e.tag;
+        call.event = e.event;
+        call.composite_done = e.done;
+        in_call = false;
+        if (call.result != CallResult::kPending) break;
+        for (std::size_t i = 0; i < children.size(); ++i) {
+          const ChildState& c = children[i];
+          if (c.finished) continue;
+          if (c.latest_waker != call.waker) {
+            call.stale_registrations.push_back(i);
+          }
+          if (c.woken && call.wakes_during_call == 0) {
+            call.woken_unpolled.push_back(i);
+          }
+        }
+        break;
+      }
+      case ObservedEventKind::kWakeBegin:
+        wake = &e;
+        reached.clear();
+        children[e.child].woken = true;
+        break;
+      case ObservedEventKind::kCallerWoken: {
+        const std::size_t t =
+            e.waker < call_of_waker.size() ? call_of_waker[e.waker] : kNoCall;
+        if (t == kNoCall) break;
+        if (wake != nullptr) reached.push_back(t);
+        if (in_call && t + 1 == run.calls.size()) {
+          ++run.calls.back().wakes_during_call;
+        }
+        break;
+      }
+      case ObservedEventKind::kWakeEnd: {
+        if (wake == nullptr || wake->cause == WakeCause::kSelf ||
+            run.calls.empty()) {
+          wake = nullptr;
+          break;
+        }
+        const std::size_t child = wake->child;
+        const ChildState& c = children[child];
+        const std::size_t t = run.calls.size() - 1;
+        ObservedCall& after = run.calls[t];
+        const bool pending = after.result == CallResult::kPending;
+        if (wake->cause == WakeCause::kProbe) {
+          if (pending && CountOf(reached, t) != 1) {
+            after.lost_wakes.push_back(child);
+          }
+        } else if (c.last_call != kNoCall &&
+                   CountOf(reached, c.last_call) != 1) {
+          after.missed_external_wakes.push_back(child);
+        }
+        if (pending && !c.finished && CountOf(reached, t) == 0) {
+          after.unheard_wakes.push_back(child);
+        }
+        wake = nullptr;
+        break;
+      }
+    }
+  }
+  return run;
+}
+
+}  // namespace fairwire::poll
