@@ -1,4 +1,4 @@
-// The ten poll properties over an observed run and the model's run.
+// The poll properties over an observed run and the model's run.
 #include "fairwire/checks/poll_checks.h"
 
 #include <algorithm>
@@ -381,6 +381,36 @@ Violation ProtocolIteration(const PollScript& s, const ObservedRun& o) {
   return std::nullopt;
 }
 
+// 11: a Pending call left no woken child unpolled, unless it woke its own
+// waker (a composite that yields: it will be polled again).
+Violation WokenPendingCompleteness(const ObservedRun& o) {
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    if (!c.woken_unpolled.empty()) {
+      return Fail(PollProperty::kWokenPendingCompleteness, o, t,
+                  "Pending, but live children " + List(c.woken_unpolled) +
+                      " were woken and not polled, and the call's waker was "
+                      "not woken");
+    }
+  }
+  return std::nullopt;
+}
+
+// 12: after a Pending call, a wake of the waker a live child last saw
+// reaches that call's waker, through whatever the composite wrapped it in.
+Violation WakeReachesCaller(const ObservedRun& o) {
+  for (std::size_t t = 0; t < o.calls.size(); ++t) {
+    const ObservedCall& c = o.calls[t];
+    if (!c.unheard_wakes.empty()) {
+      return Fail(PollProperty::kWakeReachesCaller, o, t,
+                  "Pending, and a wake of live children " +
+                      List(c.unheard_wakes) +
+                      " after it did not reach the call's waker");
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view PropertyName(PollProperty property) {
@@ -405,6 +435,10 @@ std::string_view PropertyName(PollProperty property) {
       return "termination";
     case PollProperty::kProtocolIteration:
       return "protocol-iteration";
+    case PollProperty::kWokenPendingCompleteness:
+      return "pending-completeness-woken";
+    case PollProperty::kWakeReachesCaller:
+      return "wake-reaches-caller";
   }
   return "?";
 }
@@ -433,6 +467,10 @@ std::optional<std::string> CheckProperty(PollProperty property,
       return Termination(s, o);
     case PollProperty::kProtocolIteration:
       return ProtocolIteration(s, o);
+    case PollProperty::kWokenPendingCompleteness:
+      return WokenPendingCompleteness(o);
+    case PollProperty::kWakeReachesCaller:
+      return WakeReachesCaller(o);
   }
   return std::nullopt;
 }

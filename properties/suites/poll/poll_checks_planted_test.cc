@@ -1,8 +1,8 @@
-// The checks themselves under test: for each of the ten poll properties a
+// The checks themselves under test: for each of the poll properties a
 // small fixed script, the observation a real, correct composite (Select or
 // SelectAll through RunScript, as CheckRun gets it) records for it, and one
 // planted corruption of that observation that breaks the property. The
-// untouched observation must pass all ten checks (else the case proves
+// untouched observation must pass every check (else the case proves
 // nothing); the corrupted one must fail the property's own check, with the
 // property's name first and the planted call or child in the text, and fail
 // no check but the ones the case lists (a corruption the model would see,
@@ -285,6 +285,30 @@ std::vector<PlantedCase> PlantedCases() {
        [](ObservedRun& o) { o.protocol_steps += 2; },
        "Select<Priority> stepped the children's lists 5 times for 3 protocols "
        "(re-walked a child)",
+       {}});
+
+  // 11. A Pending call that left a woken child unpolled without waking its
+  // own waker: nobody would poll that child again. Read from the digest's
+  // woken_unpolled (its computation from events: poll_observation_test).
+  cases.push_back(
+      {"P11WokenPendingCompleteness",
+       PollProperty::kWokenPendingCompleteness,
+       Script(PolicyKind::kRoundRobin, 2, {Once({P()}), Once({P()})}),
+       CompositeKind::kSelectAll,
+       [](ObservedRun& o) { o.calls[1].woken_unpolled = {1}; },
+       "SelectAll<RoundRobin> call 1: Pending, but live children [1] were "
+       "woken and not polled, and the call's waker was not woken",
+       {}});
+
+  // 12. A wake after a Pending call that did not reach the caller.
+  cases.push_back(
+      {"P12WakeReachesCaller",
+       PollProperty::kWakeReachesCaller,
+       Script(PolicyKind::kSticky, 2, {Once({P()}), Once({P()})}),
+       CompositeKind::kSelect,
+       [](ObservedRun& o) { o.calls[0].unheard_wakes = {0}; },
+       "Select<Sticky> call 0: Pending, and a wake of live children [0] after "
+       "it did not reach the call's waker",
        {}});
 
   return cases;

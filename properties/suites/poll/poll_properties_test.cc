@@ -135,6 +135,28 @@ RC_GTEST_PROP(PollSelectAll, P10ProtocolsConcatenateSkipAndResume,
                  s);
 }
 
+// Properties 11 and 12, the wake-driven forms: they hold for composites
+// that poll every live child too.
+RC_GTEST_PROP(PollSelect, P11PendingLeavesNoWokenChildUnpolled,
+              (const PollScript& s)) {
+  ForEveryPolicy(PollProperty::kWokenPendingCompleteness,
+                 CompositeKind::kSelect, s);
+}
+RC_GTEST_PROP(PollSelectAll, P11PendingLeavesNoWokenChildUnpolled,
+              (const PollScript& s)) {
+  ForEveryPolicy(PollProperty::kWokenPendingCompleteness,
+                 CompositeKind::kSelectAll, s);
+}
+RC_GTEST_PROP(PollSelect, P12WakeAfterPendingReachesTheCaller,
+              (const PollScript& s)) {
+  ForEveryPolicy(PollProperty::kWakeReachesCaller, CompositeKind::kSelect, s);
+}
+RC_GTEST_PROP(PollSelectAll, P12WakeAfterPendingReachesTheCaller,
+              (const PollScript& s)) {
+  ForEveryPolicy(PollProperty::kWakeReachesCaller, CompositeKind::kSelectAll,
+                 s);
+}
+
 // Every property under every policy, through Select, SelectAll and the
 // nested baseline, on scripts in which every child finishes: no throws,
 // each child's script ends in Done, no loops, and (within kMaxCalls) a call

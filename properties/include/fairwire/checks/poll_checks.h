@@ -1,5 +1,6 @@
-// The poll properties (DESIGN.md "Poll core", items 1 to 10), each a check
-// of one run of a real composite against the reference model. A check
+// The poll properties (DESIGN.md "Poll core", items 1 to 10, and the two
+// wake-driven forms, 11 and 12), each a check of one observed run against
+// the reference model. A check
 // returns nullopt, or the violation as "property-name: details" (the text
 // before the first ':' names the property, as the fuzz shrinker expects).
 #ifndef FAIRWIRE_CHECKS_POLL_CHECKS_H_
@@ -19,7 +20,9 @@
 
 namespace fairwire::poll {
 
-// The ten properties, numbered as in DESIGN.md.
+// The properties, numbered as in DESIGN.md; 11 and 12 are the forms of 3
+// and 4 for composites that poll only the children that were woken
+// (docs/design.md "The wake-driven forms").
 enum class PollProperty : std::uint8_t {
   kAtMostOnce = 1,
   kProvenance,
@@ -31,8 +34,10 @@ enum class PollProperty : std::uint8_t {
   kFiniteBurstLiveness,
   kTermination,
   kProtocolIteration,
+  kWokenPendingCompleteness,
+  kWakeReachesCaller,
 };
-// All ten, in order.
+// All twelve, in order.
 inline constexpr PollProperty kAllProperties[] = {
     PollProperty::kAtMostOnce,
     PollProperty::kProvenance,
@@ -43,9 +48,12 @@ inline constexpr PollProperty kAllProperties[] = {
     PollProperty::kBoundedWaiting,
     PollProperty::kFiniteBurstLiveness,
     PollProperty::kTermination,
-    PollProperty::kProtocolIteration};
+    PollProperty::kProtocolIteration,
+    PollProperty::kWokenPendingCompleteness,
+    PollProperty::kWakeReachesCaller};
 
-// "at-most-once", "provenance", ..., "protocol-iteration".
+// "at-most-once", "provenance", ..., "protocol-iteration",
+// "pending-completeness-woken", "wake-reaches-caller".
 std::string_view PropertyName(PollProperty property);
 
 // The model's run of a script: its prediction per call, and before each
