@@ -168,7 +168,7 @@ Violation PendingCompleteness(const PollScript& s, const ObservedRun& o) {
                                      "and Pending)"));
     }
     for (const PollRecord& r : polls) {
-      if (r.returned == OutcomeKind::kDone && r.child < n &&
+      if (Finishes(o.child_kind, r.returned) && r.child < n &&
           done[r.child] == 0) {
         done[r.child] = 1;
         --live;
@@ -245,7 +245,8 @@ bool SameEvents(std::span<const Tagged> a, std::span<const Tagged> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
-Violation NoLoss(const PollScript& s, const ModelRun& m, const ObservedRun& o) {
+// `m` null: each child's events as it emitted them, without the model's.
+Violation NoLoss(const PollScript& s, const ModelRun* m, const ObservedRun& o) {
   const std::size_t n = s.children.size();
   // Three flat streams instead of three vectors per child.
   std::vector<Tagged> returned, emitted, predicted;
@@ -263,13 +264,15 @@ Violation NoLoss(const PollScript& s, const ModelRun& m, const ObservedRun& o) {
     if (c.result == CallResult::kReady && c.tag < n) {
       returned.push_back({c.tag, c.event});
     }
-    if (t < m.calls.size() && m.calls[t].result == CallResult::kReady) {
-      predicted.push_back({m.calls[t].tag, m.calls[t].event});
+    if (m != nullptr && t < m->calls.size() &&
+        m->calls[t].result == CallResult::kReady) {
+      predicted.push_back({m->calls[t].tag, m->calls[t].event});
     }
   }
   GroupByChild(returned);
   GroupByChild(emitted);
   GroupByChild(predicted);
+  if (m == nullptr) predicted = returned;
   if (returned == emitted && returned == predicted) return std::nullopt;
   for (std::size_t i = 0; i < n; ++i) {
     const std::span<const Tagged> ret = EventsOf(returned, i);
@@ -279,9 +282,11 @@ Violation NoLoss(const PollScript& s, const ModelRun& m, const ObservedRun& o) {
       return std::string(PropertyName(PollProperty::kNoLoss)) + ": " +
              o.composite + ": child " + std::to_string(i) + " emitted " +
              std::to_string(emi.size()) + " events, the composite " +
-             "returned " + std::to_string(ret.size()) +
-             " tagged with it, the model predicts " +
-             std::to_string(pre.size()) + " (or their order differs)";
+             "returned " + std::to_string(ret.size()) + " tagged with it" +
+             (m == nullptr
+                  ? std::string(" (or their order differs)")
+                  : ", the model predicts " + std::to_string(pre.size()) +
+                        " (or their order differs)");
     }
   }
   return std::nullopt;
@@ -325,14 +330,24 @@ Violation Termination(const PollScript& s, const ObservedRun& o) {
       if (done[r.child] != 0) {
         return Fail(p, o, t,
                     "child " + std::to_string(r.child) +
-                        " was polled after it returned Done");
+                        (o.child_kind == ChildKind::kFuture
+                             ? " was polled after it finished"
+                             : " was polled after it returned Done"));
       }
-      if (r.returned == OutcomeKind::kDone) {
+      if (Finishes(o.child_kind, r.returned)) {
         done[r.child] = 1;
         ++done_count;
       }
     }
     const bool all_done = done_count == n;
+    // A future finishes with its Ready: the call that delivers the last
+    // child's event is Ready, and the composite may say Done then or at
+    // the next call.
+    const bool last_by_ready = all_done && c.result == CallResult::kReady &&
+                               o.child_kind == ChildKind::kFuture &&
+                               !polls.empty() &&
+                               polls.back().returned == OutcomeKind::kReady;
+    if (last_by_ready) continue;
     if (c.result != CallResult::kThrew &&
         (c.result == CallResult::kDone) != all_done) {
       return Fail(p, o, t,
@@ -457,7 +472,7 @@ std::optional<std::string> CheckProperty(PollProperty property,
     case PollProperty::kWakeRegistration:
       return WakeRegistration(o);
     case PollProperty::kNoLoss:
-      return NoLoss(s, m, o);
+      return NoLoss(s, &m, o);
     case PollProperty::kCursorExactness:
       return CursorExactness(m, o);
     case PollProperty::kBoundedWaiting:
@@ -471,6 +486,35 @@ std::optional<std::string> CheckProperty(PollProperty property,
       return WokenPendingCompleteness(o);
     case PollProperty::kWakeReachesCaller:
       return WakeReachesCaller(o);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckPolicyFree(PollProperty property,
+                                           const PollScript& script,
+                                           const ObservedRun& observed) {
+  switch (property) {
+    case PollProperty::kAtMostOnce:
+      return AtMostOnce(script, observed);
+    case PollProperty::kProvenance:
+      return Provenance(observed);
+    case PollProperty::kPendingCompleteness:
+      return PendingCompleteness(script, observed);
+    case PollProperty::kWakeRegistration:
+      return WakeRegistration(observed);
+    case PollProperty::kNoLoss:
+      return NoLoss(script, nullptr, observed);
+    case PollProperty::kTermination:
+      return Termination(script, observed);
+    case PollProperty::kWokenPendingCompleteness:
+      return WokenPendingCompleteness(observed);
+    case PollProperty::kWakeReachesCaller:
+      return WakeReachesCaller(observed);
+    case PollProperty::kCursorExactness:
+    case PollProperty::kBoundedWaiting:
+    case PollProperty::kFiniteBurstLiveness:
+    case PollProperty::kProtocolIteration:
+      break;
   }
   return std::nullopt;
 }

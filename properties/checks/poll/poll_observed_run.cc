@@ -32,6 +32,8 @@ ObservedRun DigestObservation(const Observation& o) {
   std::vector<ChildState> children(o.children);
   std::vector<std::size_t> call_of_waker;  // waker id -> its call, or kNoCall
   bool in_call = false;
+  // Whether the latest call's waker was woken since that call began.
+  bool caller_woken_since_call = false;
   // The wake being read: its child and cause, and the calls it reached.
   const ObservedEvent* wake = nullptr;
   std::vector<std::size_t> reached;
@@ -47,6 +49,7 @@ ObservedRun DigestObservation(const Observation& o) {
         call.first_poll = run.polls.size();
         run.calls.push_back(std::move(call));
         in_call = true;
+        caller_woken_since_call = false;
         break;
       }
       case ObservedEventKind::kPoll: {
@@ -92,6 +95,7 @@ ObservedRun DigestObservation(const Observation& o) {
         if (in_call && t + 1 == run.calls.size()) {
           ++run.calls.back().wakes_during_call;
         }
+        if (t + 1 == run.calls.size()) caller_woken_since_call = true;
         break;
       }
       case ObservedEventKind::kWakeEnd: {
@@ -113,7 +117,10 @@ ObservedRun DigestObservation(const Observation& o) {
                    CountOf(reached, c.last_call) != 1) {
           after.missed_external_wakes.push_back(child);
         }
-        if (pending && !c.finished && CountOf(reached, t) == 0) {
+        // Heard if this wake or anything since the call began woke the
+        // caller: a caller already woken will poll again anyway.
+        if (pending && !c.finished && CountOf(reached, t) == 0 &&
+            !caller_woken_since_call) {
           after.unheard_wakes.push_back(child);
         }
         wake = nullptr;

@@ -211,6 +211,27 @@ TEST(PollObservationDigest, AWakeThatReachesNoCallerIsUnheard) {
   EXPECT_EQ(run.calls[0].lost_wakes, (std::vector<std::size_t>{0}));
 }
 
+TEST(PollObservationDigest, AWakeOfACallerAlreadyWokenIsNotUnheard) {
+  // Call 0 woke its own waker (a yield); the child's wake after it reaches
+  // nobody (the composite had it queued already): the caller polls again
+  // anyway. A second call that was not woken must hear the wake.
+  const Observation o = Events(1)
+                            .Begin(0, 0)
+                            .Poll(0, 1, kW)
+                            .Wake(0, 1, WakeCause::kSelf, {0})
+                            .End(CallResult::kPending)
+                            .Wake(0, 1, WakeCause::kExternal, {})
+                            .Begin(1, 2)
+                            .Poll(0, 3, kP)
+                            .End(CallResult::kPending)
+                            .Wake(0, 3, WakeCause::kExternal, {})
+                            .observation();
+  ASSERT_FALSE(CheckObservationShape(o).has_value());
+  const ObservedRun run = DigestObservation(o);
+  EXPECT_TRUE(run.calls[0].unheard_wakes.empty());
+  EXPECT_EQ(run.calls[1].unheard_wakes, (std::vector<std::size_t>{0}));
+}
+
 TEST(PollObservationDigest, WokenChildrenLeftUnpolledAreNamed) {
   // Call 0 polls child 0 only (child 1 never polled: woken) and returns
   // Pending without waking its caller; call 1 polls child 0, which wakes

@@ -100,6 +100,24 @@ std::optional<std::string> CheckProperty(PollProperty property,
                                          const ModelRun& model,
                                          const ObservedRun& observed);
 
+// The properties a run can be checked for without a policy's model: what
+// any composite owes its caller. No-loss in this form: each child's events
+// reach the caller as it emitted them, in order, none lost or duplicated.
+inline constexpr PollProperty kPolicyFreeProperties[] = {
+    PollProperty::kAtMostOnce,
+    PollProperty::kProvenance,
+    PollProperty::kPendingCompleteness,
+    PollProperty::kWakeRegistration,
+    PollProperty::kNoLoss,
+    PollProperty::kTermination,
+    PollProperty::kWokenPendingCompleteness,
+    PollProperty::kWakeReachesCaller};
+
+// Checks one of kPolicyFreeProperties (nullopt for the others).
+std::optional<std::string> CheckPolicyFree(PollProperty property,
+                                           const PollScript& script,
+                                           const ObservedRun& observed);
+
 // Runs `script` under `policy` through `kind` and checks `property`.
 std::optional<std::string> CheckOne(PollProperty property,
                                     const PollScript& script, PolicyKind policy,

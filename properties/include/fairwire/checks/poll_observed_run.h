@@ -53,7 +53,8 @@ struct ObservedCall {
   // the call either (nobody will poll them).
   std::vector<std::size_t> woken_unpolled;
   // Pending calls: live children whose wake after the call (external or
-  // probe) did not reach this call's waker at all.
+  // probe) did not reach this call's waker, when nothing had woken that
+  // waker since the call began (a caller already woken polls again).
   std::vector<std::size_t> unheard_wakes;
 };
 
