@@ -9,7 +9,12 @@ namespace fairwire::poll {
 PollModel::PollModel(PolicyKind policy,
                      const std::vector<ChildScript>& children,
                      std::vector<std::uint8_t> draws)
-    : policy_(policy), draws_(std::move(draws)) {
+    : PollModel(PolicyModelOf(policy), children, std::move(draws)) {}
+
+PollModel::PollModel(PolicyModel policy,
+                     const std::vector<ChildScript>& children,
+                     std::vector<std::uint8_t> draws)
+    : policy_(std::move(policy)), draws_(std::move(draws)) {
   for (const ChildScript& c : children) Add(c);
 }
 
@@ -25,18 +30,19 @@ void PollModel::Remove(std::size_t i) {
   const std::size_t n = children_.size();
   // Children after i moved down by one; a cursor on i now points at the
   // child that followed it (wrapping to 0 past the end).
-  if (cursor_ > i) {
-    cursor_ -= 1;
-  } else if (cursor_ == i && cursor_ >= n) {
-    cursor_ = 0;
+  PolicyState& s = state_;
+  if (s.cursor > i) {
+    s.cursor -= 1;
+  } else if (s.cursor == i && s.cursor >= n) {
+    s.cursor = 0;
   }
-  if (streak_child_ == i) {
-    streak_child_ = kNoChild;
-    streak_ = 0;
-  } else if (streak_child_ != kNoChild && streak_child_ > i) {
-    streak_child_ -= 1;
+  if (s.streak_child == i) {
+    s.streak_child = PolicyState::kNoStreak;
+    s.streak = 0;
+  } else if (s.streak_child != PolicyState::kNoStreak && s.streak_child > i) {
+    s.streak_child -= 1;
   }
-  if (n == 0) cursor_ = 0;
+  if (n == 0) s.cursor = 0;
 }
 
 void PollModel::Append(std::size_t i, Outcome outcome) {
@@ -65,58 +71,17 @@ Outcome PollModel::Take(Child& c) {
 
 std::size_t PollModel::StartOfCall() {
   const std::size_t n = children_.size();
-  switch (policy_) {
-    case PolicyKind::kPriority:
-    case PolicyKind::kNested:
-      return 0;
-    case PolicyKind::kRandomStart: {
-      const std::size_t draw =
-          draws_.empty() ? 0 : draws_[draws_taken_ % draws_.size()];
-      draws_taken_ += 1;
-      return draw % n;
-    }
-    case PolicyKind::kSticky:
-    case PolicyKind::kRoundRobin:
-    case PolicyKind::kBudgeted2:
-    case PolicyKind::kBudgeted3:
-      return cursor_;
-  }
-  return 0;
+  const DrawFn draw = [this]() -> std::uint64_t {
+    const std::uint64_t d =
+        draws_.empty() ? 0 : draws_[draws_taken_ % draws_.size()];
+    draws_taken_ += 1;
+    return d;
+  };
+  return policy_.start(state_, n, draw) % n;
 }
 
 void PollModel::AfterReady(std::size_t j) {
-  const std::size_t n = children_.size();
-  const std::size_t after_j = (j + 1) % n;
-  switch (policy_) {
-    case PolicyKind::kPriority:
-    case PolicyKind::kNested:
-    case PolicyKind::kRandomStart:
-      return;
-    case PolicyKind::kSticky:  // stay on j
-      cursor_ = j;
-      return;
-    case PolicyKind::kRoundRobin:  // move past j
-      cursor_ = after_j;
-      return;
-    case PolicyKind::kBudgeted2:
-    case PolicyKind::kBudgeted3: {  // stay on j for K events in a row
-      const std::size_t budget = policy_ == PolicyKind::kBudgeted2 ? 2 : 3;
-      if (streak_child_ == j) {
-        streak_ += 1;
-      } else {
-        streak_child_ = j;
-        streak_ = 1;
-      }
-      if (streak_ == budget) {
-        cursor_ = after_j;
-        streak_child_ = kNoChild;
-        streak_ = 0;
-      } else {
-        cursor_ = j;
-      }
-      return;
-    }
-  }
+  if (policy_.after_ready) policy_.after_ready(state_, j, children_.size());
 }
 
 ModelCall PollModel::Call() {

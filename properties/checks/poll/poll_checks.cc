@@ -490,6 +490,13 @@ std::optional<std::string> CheckProperty(PollProperty property,
   return std::nullopt;
 }
 
+std::optional<std::string> CheckModelMatch(const PollScript& script,
+                                           const ModelRun& model,
+                                           const ObservedRun& observed) {
+  if (auto v = CursorExactness(model, observed)) return v;
+  return NoLoss(script, &model, observed);
+}
+
 std::optional<std::string> CheckPolicyFree(PollProperty property,
                                            const PollScript& script,
                                            const ObservedRun& observed) {

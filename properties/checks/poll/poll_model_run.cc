@@ -5,6 +5,10 @@
 namespace fairwire::poll {
 
 ModelRun RunModel(const PollScript& script, PolicyKind policy) {
+  return RunModel(script, PolicyModelOf(policy));
+}
+
+ModelRun RunModel(const PollScript& script, const PolicyModel& policy) {
   ModelRun run;
   PollModel model(policy, script.children, script.draws);
   const std::size_t n = model.size();

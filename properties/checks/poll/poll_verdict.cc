@@ -114,26 +114,6 @@ std::optional<std::string> AnyStartText(const PollScript& s,
          "], not the live children in index order from one of them";
 }
 
-// The models a run can be matched against: every policy but Nested (it
-// schedules as Priority) and RandomStart (a composite's generator is its
-// own, so its draws are not the script's: "any start" stands for it).
-std::vector<PolicyKind> CandidatePolicies() {
-  std::vector<PolicyKind> out;
-  for (PolicyKind p : kAllPolicies) {
-    if (p != PolicyKind::kNested && p != PolicyKind::kRandomStart) {
-      out.push_back(p);
-    }
-  }
-  return out;
-}
-
-bool MatchesModel(const PollScript& s, PolicyKind policy,
-                  const ObservedRun& o) {
-  const ModelRun m = RunModel(s, policy);
-  return !CheckProperty(PollProperty::kCursorExactness, s, policy, m, o) &&
-         !CheckProperty(PollProperty::kNoLoss, s, policy, m, o);
-}
-
 // Shrinks `script`, which `broken` reports on, while a simpler admissible
 // script still gets a report; leaves the last and its report.
 template <class Broken>
@@ -205,6 +185,11 @@ WaitingMeasure MeasureWaiting(const CompositeUnderTest& c, std::size_t n,
 
 }  // namespace
 
+std::vector<PolicyModel> StandardModels() {
+  return {PriorityModel(),  StickyModel(),    RoundRobinModel(),
+          BudgetedModel(2), BudgetedModel(3), BudgetedModel(4)};
+}
+
 bool Admissible(const CompositeUnderTest& c, const PollScript& s) {
   if (!IsValid(s)) return false;
   if (s.children.size() < c.min_children ||
@@ -227,7 +212,9 @@ CompositeVerdict JudgeComposite(const CompositeUnderTest& c,
   for (PollProperty p : kPolicyFreeProperties) {
     v.properties.push_back(PropertyVerdict{p, 0, std::nullopt, {}});
   }
-  std::vector<PolicyKind> models = CandidatePolicies();
+  // The models not yet contradicted, by index into opts.models.
+  std::vector<std::size_t> models(opts.models.size());
+  for (std::size_t i = 0; i < models.size(); ++i) models[i] = i;
   bool futures = false;
   std::mt19937_64 rng(opts.seed);
   for (std::size_t k = 0; k < opts.scripts; ++k) {
@@ -248,7 +235,9 @@ CompositeVerdict JudgeComposite(const CompositeUnderTest& c,
         pv.violation = std::move(*violation);
       }
     }
-    std::erase_if(models, [&](PolicyKind p) { return !MatchesModel(s, p, o); });
+    std::erase_if(models, [&](std::size_t i) {
+      return CheckModelMatch(s, RunModel(s, opts.models[i]), o).has_value();
+    });
     if (!v.any_start_counterexample) {
       if (auto why = AnyStartText(s, o)) {
         v.any_start_counterexample = s;
@@ -273,7 +262,8 @@ CompositeVerdict JudgeComposite(const CompositeUnderTest& c,
   // A model of stream children says nothing of futures, which finish with
   // their first event.
   if (!futures) {
-    for (PolicyKind p : models) v.matched_models.emplace_back(PolicyName(p));
+    for (std::size_t i : models)
+      v.matched_models.push_back(opts.models[i].name);
   }
   if (any_start) v.matched_models.emplace_back(kAnyStartModel);
   std::vector<std::size_t> sizes;

@@ -1,4 +1,5 @@
-// The ten poll properties of DESIGN.md ("Poll core"), each one RapidCheck
+// The poll properties of DESIGN.md ("Poll core") and their wake-driven
+// forms, each one RapidCheck
 // property per composite (Select, SelectAll), each run over every policy
 // (Select also over the Nested baseline) against the reference model.
 // Also the scenario codec as properties.
@@ -12,7 +13,10 @@
 #include <vector>
 
 #include "fairwire/checks/poll_checks.h"
+#include "fairwire/checks/poll_runners.h"
 #include "fairwire/generators/poll_generators.h"
+#include "fairwire/models/poll_policy_model.h"
+#include "fairwire/poll/policy.h"
 #include "fairwire/scenarios/poll_script_codec.h"
 
 namespace fairwire::poll {
@@ -155,6 +159,37 @@ RC_GTEST_PROP(PollSelectAll, P12WakeAfterPendingReachesTheCaller,
               (const PollScript& s)) {
   ForEveryPolicy(PollProperty::kWakeReachesCaller, CompositeKind::kSelectAll,
                  s);
+}
+
+// Budgeted<K> for K that no PolicyKind names: the core's template through
+// Select (at most kTypedSelectMax children) and SelectAll, against the
+// model BudgetedModel(K) built as a value, and every policy-free property.
+template <std::size_t K>
+void BudgetedOfKMatchesItsModel(PollScript s) {
+  if (s.children.size() > internal::kTypedSelectMax) {
+    s.children.resize(internal::kTypedSelectMax);
+    std::erase_if(s.wakes, [](const ExternalWake& w) {
+      return w.child >= internal::kTypedSelectMax;
+    });
+  }
+  const ModelRun model = RunModel(s, BudgetedModel(K));
+  const auto make = [] { return Budgeted<K>(); };
+  const std::string name = "Budgeted<" + std::to_string(K) + ">";
+  for (const ObservedRun& o :
+       {internal::RunSelect<Budgeted<K>, internal::kTypedSelectMax>(
+            s, make, "Select<" + name + ">"),
+        internal::RunSelectAll<Budgeted<K>>(s, make,
+                                            "SelectAll<" + name + ">")}) {
+    if (const auto v = CheckModelMatch(s, model, o)) RC_FAIL(*v);
+    for (PollProperty p : kPolicyFreeProperties) {
+      if (const auto v = CheckPolicyFree(p, s, o)) RC_FAIL(*v);
+    }
+  }
+}
+RC_GTEST_PROP(PollBudgeted, AnyKMatchesTheModelOfK, (const PollScript& s)) {
+  BudgetedOfKMatchesItsModel<1>(s);
+  BudgetedOfKMatchesItsModel<4>(s);
+  BudgetedOfKMatchesItsModel<7>(s);
 }
 
 // Every property under every policy, through Select, SelectAll and the

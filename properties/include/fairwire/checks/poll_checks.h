@@ -83,6 +83,9 @@ struct ModelRun {
 
 // Runs the model over `script` under `policy`.
 ModelRun RunModel(const PollScript& script, PolicyKind policy);
+// The same under any policy's model (a user's, or BudgetedModel(k) for any
+// k).
+ModelRun RunModel(const PollScript& script, const PolicyModel& policy);
 
 // The bound of property 7 for n live children: n for RoundRobin,
 // (n-1)*K+1 for Budgeted<K>; nullopt for policies without one (Priority,
@@ -112,6 +115,13 @@ inline constexpr PollProperty kPolicyFreeProperties[] = {
     PollProperty::kTermination,
     PollProperty::kWokenPendingCompleteness,
     PollProperty::kWakeReachesCaller};
+
+// Whether `observed` is what `model` (RunModel of the same script under
+// some policy's model) predicts: property 6 (cursor exactness) and
+// property 5 with the model's order. nullopt, or the first violation.
+std::optional<std::string> CheckModelMatch(const PollScript& script,
+                                           const ModelRun& model,
+                                           const ObservedRun& observed);
 
 // Checks one of kPolicyFreeProperties (nullopt for the others).
 std::optional<std::string> CheckPolicyFree(PollProperty property,

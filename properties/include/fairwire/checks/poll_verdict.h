@@ -37,8 +37,15 @@ struct CompositeUnderTest {
   std::function<CompositeRun(const PollScript&)> run;
 };
 
+// The models a composite is matched against unless told otherwise:
+// Priority, Sticky, RoundRobin, Budgeted<2>, Budgeted<3>, Budgeted<4>.
+// Not RandomStart: a composite's generator is its own, so its draws are
+// not the script's ("any start" stands for it).
+std::vector<PolicyModel> StandardModels();
+
 // How a verdict is reached.
 struct VerdictOptions {
+  std::vector<PolicyModel> models = StandardModels();
   std::size_t scripts = 2000;       // random scripts per composite
   std::uint64_t seed = 2026;        // of the scripts
   std::size_t max_children = 6;     // of a random script (within the limits)
@@ -72,9 +79,9 @@ struct CompositeVerdict {
   std::size_t scripts = 0;                  // scripts run
   std::vector<PropertyVerdict> properties;  // kPolicyFreeProperties' order
   // The models every run matched (cursor exactness and no-loss against
-  // the model): PolicyName()s, and "any start" when every call polled the
-  // live children in index order from some child, wrapping, up to the
-  // first Ready (RandomStart with draws the harness cannot see).
+  // the model): their names, in the options' order, and "any start" when every
+  // call polled the live children in index order from some child, wrapping, up
+  // to the first Ready (RandomStart with draws the harness cannot see).
   std::vector<std::string> matched_models;
   // When "any start" did not match: a script, shrunk, and the call.
   std::optional<PollScript> any_start_counterexample;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fairwire/models/poll_policy_model.h"
 #include "fairwire/models/poll_script.h"
 
 namespace fairwire::poll {
@@ -38,6 +39,9 @@ class PollModel {
   // Children from `children`, scheduled by `policy` (kNested schedules as
   // kPriority); RandomStart's k-th draw is draws[k % size] (0 if none).
   PollModel(PolicyKind policy, const std::vector<ChildScript>& children,
+            std::vector<std::uint8_t> draws);
+  // The same, scheduled by any policy's model (poll_policy_model.h).
+  PollModel(PolicyModel policy, const std::vector<ChildScript>& children,
             std::vector<std::uint8_t> draws);
 
   // One call of the composite: the children polled and the result.
@@ -77,16 +81,11 @@ class PollModel {
   // Moves the cursor after child j was Ready.
   void AfterReady(std::size_t j);
 
-  PolicyKind policy_;
+  PolicyModel policy_;
+  PolicyState state_;
   std::vector<Child> children_;
   std::vector<std::uint8_t> draws_;
   std::size_t draws_taken_ = 0;
-  std::size_t cursor_ = 0;
-  // Budgeted: the child served last and how many events in a row.
-  std::size_t streak_child_ = kNoChild;
-  std::size_t streak_ = 0;
-
-  static constexpr std::size_t kNoChild = ~std::size_t{0};
 };
 
 }  // namespace fairwire::poll
