@@ -77,13 +77,16 @@ if(FAIRWIRE_PACKAGE_HAS_HARNESS)
           DESTINATION ${_fairwire_share}/fuzz)
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/fuzz/driver/smoke.sh
           DESTINATION ${_fairwire_share}/fuzz)
-  # The wire kit's target and test sources (fairwire_add_decoder_kit).
+  # The wire kit's and the poll kit's target and test sources
+  # (fairwire_add_decoder_kit, fairwire_add_poll_kit).
   install(FILES ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_diff.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_variants.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/kit_check.h
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/kit_check.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/known_divergences_main.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/kit/decoder_properties.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/poll_kit_target.cc
+                ${PROJECT_SOURCE_DIR}/fuzz/kit/poll_kit_properties.cc
                 ${PROJECT_SOURCE_DIR}/fuzz/wire_packed_unpacked/mutator.cc
           DESTINATION ${_fairwire_share}/kit)
 endif()

@@ -24,6 +24,24 @@
 # Needs fairwire_add_fuzz_target (cmake/FairwireFuzz.cmake, which includes
 # this file) and the fairwire::wire_checks library.
 
+# fairwire_add_poll_kit(NAME
+#     KIT src...                 # defines fairwire::poll::kit::Kit() (fairwire/checks/poll_kit.h)
+#     [LIBRARIES lib...]         # the composite under test
+#     [CORPUS dir])              # default: fairwire's poll_schedule corpus
+#
+# Checks a C++ poll composite that is not fairwire's with fairwire's poll
+# properties (docs/design.md "The poll kit"). Makes:
+#   NAME_poll_kit            static library: the kit source
+#   NAME_poll_fuzz           fuzz target (fairwire_add_fuzz_target): a poll script
+#                            through the composite, every policy-free property and
+#                            the claimed model; its replay driver, corpus and
+#                            fuzz-smoke tests
+#   NAME_poll_properties     RapidCheck properties, the rc::state model test and
+#                            the verdict; ctest kit-properties.NAME_poll (labels
+#                            kit, property), when RapidCheck and GoogleTest are found
+#
+# Needs fairwire_add_fuzz_target and the fairwire::poll_checks library.
+
 if(NOT FAIRWIRE_KIT_DIR)
   set(FAIRWIRE_KIT_DIR "${CMAKE_CURRENT_LIST_DIR}/../fuzz/kit")
 endif()
@@ -42,6 +60,64 @@ if(NOT FAIRWIRE_KIT_CORPUS)
     set(FAIRWIRE_KIT_CORPUS "${CMAKE_CURRENT_LIST_DIR}/../corpus/wire_decode_diff")
   endif()
 endif()
+
+if(NOT FAIRWIRE_POLL_KIT_CORPUS)
+  get_filename_component(FAIRWIRE_POLL_KIT_CORPUS
+                         "${FAIRWIRE_KIT_CORPUS}/../poll_schedule" ABSOLUTE)
+endif()
+
+function(fairwire_add_poll_kit name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CORPUS" "KIT;LIBRARIES")
+  if(NOT arg_KIT)
+    message(FATAL_ERROR "fairwire_add_poll_kit(${name}): KIT is required")
+  endif()
+  if(NOT arg_CORPUS)
+    set(arg_CORPUS "${FAIRWIRE_POLL_KIT_CORPUS}")
+  endif()
+  if(TARGET fairwire::poll_checks)
+    set(checks fairwire::poll_checks)
+  else()
+    set(checks fairwire_poll_checks)
+  endif()
+  add_library(${name}_poll_kit STATIC ${arg_KIT})
+  target_link_libraries(${name}_poll_kit PUBLIC ${checks} ${arg_LIBRARIES})
+  _fairwire_fuzz_flags(${name}_poll_kit)
+
+  fairwire_add_fuzz_target(${name}_poll_fuzz
+    SOURCES "${FAIRWIRE_KIT_DIR}/poll_kit_target.cc"
+    LIBRARIES ${name}_poll_kit
+    CORPUS "${arg_CORPUS}")
+  target_compile_definitions(${name}_poll_fuzz_body PRIVATE
+    FAIRWIRE_KIT_TARGET_NAME="${name}_poll_fuzz")
+
+  if(TARGET fairwire::generators)
+    set(generators fairwire::generators)
+  elseif(TARGET fairwire_generators)
+    set(generators fairwire_generators)
+  endif()
+  if(generators AND TARGET rapidcheck AND TARGET rapidcheck_gtest AND
+     TARGET GTest::gtest_main)
+    add_executable(${name}_poll_properties
+      "${FAIRWIRE_KIT_DIR}/poll_kit_properties.cc")
+    target_link_libraries(${name}_poll_properties PRIVATE ${name}_poll_kit
+      ${generators} rapidcheck rapidcheck_gtest GTest::gtest GTest::gtest_main)
+    _fairwire_fuzz_flags(${name}_poll_properties)
+    if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
+      target_link_options(${name}_poll_properties PRIVATE -fsanitize=fuzzer-no-link)
+    endif()
+    if(NOT FAIRWIRE_RC_PARAMS)
+      set(FAIRWIRE_RC_PARAMS "max_success=1000")
+    endif()
+    add_test(NAME kit-properties.${name}_poll COMMAND ${name}_poll_properties)
+    set_tests_properties(kit-properties.${name}_poll PROPERTIES
+      LABELS "kit;property" ENVIRONMENT "RC_PARAMS=${FAIRWIRE_RC_PARAMS}"
+      TIMEOUT 900)
+  else()
+    message(STATUS "fairwire_add_poll_kit(${name}): no RapidCheck, GoogleTest "
+                   "or fairwire::generators: kit-properties.${name}_poll is not "
+                   "built")
+  endif()
+endfunction()
 
 function(fairwire_add_decoder_kit name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "KNOWN_DIVERGENCES;CORPUS;DICT"

@@ -11,15 +11,15 @@
 namespace fairwire::poll {
 namespace {
 
-// `s` fitted into the composite's limits: its child count folded into
-// [min, hi], the outcomes it cannot play dropped, wakes of dropped
-// children dropped.
-PollScript Fit(const CompositeUnderTest& c, const VerdictOptions& opts,
-               PollScript s) {
+}  // namespace
+
+PollScript FitScript(const CompositeUnderTest& c, PollScript s,
+                     std::size_t max_children) {
   const std::size_t lo = c.min_children;
-  const std::size_t hi =
-      std::max(lo, std::min(c.max_children, opts.max_children));
-  const std::size_t n = lo + (s.children.size() - 1) % (hi - lo + 1);
+  const std::size_t hi = std::max(lo, std::min(c.max_children, max_children));
+  const std::size_t size = s.children.size();
+  const std::size_t n =
+      size >= lo && size <= hi ? size : lo + (size - 1) % (hi - lo + 1);
   s.children.resize(n);
   for (ChildScript& child : s.children) {
     std::erase_if(child.outcomes, [&c](const Outcome& o) {
@@ -36,12 +36,14 @@ PollScript Fit(const CompositeUnderTest& c, const VerdictOptions& opts,
   return s;
 }
 
+namespace {
+
 // A random admissible script.
 PollScript RandomScript(const CompositeUnderTest& c, const VerdictOptions& opts,
                         std::mt19937_64& rng) {
   std::vector<std::uint8_t> bytes(rng() % 97);
   for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng());
-  return Fit(c, opts, DecodePollScript(bytes));
+  return FitScript(c, DecodePollScript(bytes), opts.max_children);
 }
 
 // The run's digest, or why there is none.

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <iterator>
 #include <ranges>
@@ -258,41 +259,52 @@ class CallerWaker {
   std::uint32_t id_ = 0;
 };
 
-// Plays `script` for script.calls calls through `composite`, whose children
-// are ScriptedChild ids 0..n-1 recording into `recorder`, and records the
-// observation: each call with its own waker; after a Pending call, a probe
-// wake of every live child's latest waker; after each call, the script's
-// external wakes. `tag_of` maps a Ready event to TagAndEvent.
+// Records an observation of `composite`, whose children are ScriptedChild
+// ids 0..children-1 recording into `recorder`, one step at a time: a call
+// (with its own waker; after a Pending one, a probe wake of every live
+// child's latest waker), an external wake. Observe plays a whole script
+// with it; a model-based test interleaves calls, wakes and new outcomes.
+// `tag_of` maps a Ready event to TagAndEvent. The composite and recorder
+// must outlive it; it must not move once a call was made (the callers'
+// wakers point into it).
 template <class Composite, class TagOf>
-Observation Observe(const PollScript& script, Composite& composite,
-                    Recorder& recorder, std::string name, TagOf tag_of) {
-  const std::size_t n = script.children.size();
-  recorder.log = Observation();
-  recorder.log.composite = std::move(name);
-  recorder.log.children = static_cast<std::uint32_t>(n);
-  recorder.log.events.reserve(std::size_t{script.calls} * (n + 4));
-  recorder.wakers.clear();
-  recorder.latest_waker.assign(n, Waker());
-  std::vector<CallerWaker> callers(script.calls);
-  std::vector<bool> done(n, false);
-  for (std::size_t t = 0; t < script.calls; ++t) {
+class Observer {
+ public:
+  Observer(Composite& composite, Recorder& recorder, std::string name,
+           std::size_t children, TagOf tag_of)
+      : composite_(composite),
+        recorder_(recorder),
+        tag_of_(std::move(tag_of)),
+        done_(children, false) {
+    recorder_.log = Observation();
+    recorder_.log.composite = std::move(name);
+    recorder_.log.children = static_cast<std::uint32_t>(children);
+    recorder_.wakers.clear();
+    recorder_.latest_waker.assign(children, Waker());
+  }
+  Observer(const Observer&) = delete;
+  Observer& operator=(const Observer&) = delete;
+
+  // One call; returns its kCallEnd.
+  ObservedEvent Call() {
+    const std::size_t t = callers_.size();
+    // A new waker: WakerId numbers it next.
+    callers_.emplace_back(&recorder_,
+                          static_cast<std::uint32_t>(recorder_.wakers.size()));
+    const Waker waker = callers_.back().waker();
     ObservedEvent begin;
     begin.kind = ObservedEventKind::kCallBegin;
     begin.call = static_cast<std::uint32_t>(t);
-    // A new waker: WakerId numbers it next.
-    callers[t] = CallerWaker(
-        &recorder, static_cast<std::uint32_t>(recorder.wakers.size()));
-    const Waker waker = callers[t].waker();
-    begin.waker = recorder.WakerId(waker);
-    recorder.Record(begin);
-    const std::size_t first = recorder.log.events.size();
+    begin.waker = recorder_.WakerId(waker);
+    recorder_.Record(begin);
+    const std::size_t first = recorder_.log.events.size();
     ObservedEvent end;
     end.kind = ObservedEventKind::kCallEnd;
     Context cx(waker);
     try {
-      auto result = composite.Poll(cx);
+      auto result = composite_.Poll(cx);
       if (result.IsReady()) {
-        const TagAndEvent te = tag_of(result.value());
+        const TagAndEvent te = tag_of_(result.value());
         end.result = CallResult::kReady;
         end.tag = static_cast<std::uint32_t>(te.tag);
         end.event = te.event;
@@ -303,26 +315,57 @@ Observation Observe(const PollScript& script, Composite& composite,
     } catch (const ScriptedThrow&) {
       end.result = CallResult::kThrew;
     }
-    end.done = composite.IsDone();
-    for (std::size_t k = first; k < recorder.log.events.size(); ++k) {
-      const ObservedEvent& e = recorder.log.events[k];
-      if (e.kind == ObservedEventKind::kPoll && e.child < n &&
+    end.done = composite_.IsDone();
+    for (std::size_t k = first; k < recorder_.log.events.size(); ++k) {
+      const ObservedEvent& e = recorder_.log.events[k];
+      if (e.kind == ObservedEventKind::kPoll && e.child < done_.size() &&
           e.outcome == OutcomeKind::kDone) {
-        done[e.child] = true;
+        done_[e.child] = true;
       }
     }
-    recorder.Record(end);
+    recorder_.Record(end);
     if (end.result == CallResult::kPending) {
-      for (std::size_t c = 0; c < n; ++c) {
-        if (done[c] || recorder.latest_waker[c] == Waker()) continue;
-        recorder.Wake(c, recorder.latest_waker[c], WakeCause::kProbe);
+      for (std::size_t c = 0; c < done_.size(); ++c) {
+        if (done_[c] || recorder_.latest_waker[c] == Waker()) continue;
+        recorder_.Wake(c, recorder_.latest_waker[c], WakeCause::kProbe);
       }
     }
+    return end;
+  }
+
+  // The script's kind of wake: child's latest waker, if it was ever polled.
+  void WakeExternally(std::size_t child) {
+    if (child >= done_.size() || recorder_.latest_waker[child] == Waker()) {
+      return;
+    }
+    recorder_.Wake(child, recorder_.latest_waker[child], WakeCause::kExternal);
+  }
+
+  // The observation so far.
+  const Observation& observation() const { return recorder_.log; }
+
+ private:
+  Composite& composite_;
+  Recorder& recorder_;
+  TagOf tag_of_;
+  std::vector<bool> done_;
+  std::deque<CallerWaker> callers_;  // stable addresses
+};
+
+// Plays `script` for script.calls calls through `composite` with an
+// Observer: after each call, the script's external wakes.
+template <class Composite, class TagOf>
+Observation Observe(const PollScript& script, Composite& composite,
+                    Recorder& recorder, std::string name, TagOf tag_of) {
+  Observer<Composite, TagOf> observer(composite, recorder, std::move(name),
+                                      script.children.size(),
+                                      std::move(tag_of));
+  recorder.log.events.reserve(std::size_t{script.calls} *
+                              (script.children.size() + 4));
+  for (std::size_t t = 0; t < script.calls; ++t) {
+    observer.Call();
     for (const ExternalWake& w : script.wakes) {
-      if (w.after_call != t || w.child >= n) continue;
-      if (recorder.latest_waker[w.child] == Waker()) continue;
-      recorder.Wake(w.child, recorder.latest_waker[w.child],
-                    WakeCause::kExternal);
+      if (w.after_call == t) observer.WakeExternally(w.child);
     }
   }
   return std::move(recorder.log);

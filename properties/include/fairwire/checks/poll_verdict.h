@@ -95,6 +95,15 @@ struct CompositeVerdict {
 // The scripts a composite gets: valid, within its limits.
 bool Admissible(const CompositeUnderTest& composite, const PollScript& script);
 
+// `script` made admissible: a child count outside [min_children,
+// min(max_children, max_children_here)] folded into it, the outcomes the
+// children cannot play dropped, the wakes of dropped children dropped, and
+// the policy, draws and protocol lists cleared (a composite under test
+// claims no PolicyKind, and its generator, if any, is its own). Fitting a
+// fitted script changes nothing.
+PollScript FitScript(const CompositeUnderTest& composite, PollScript script,
+                     std::size_t max_children_here = kMaxScriptChildren);
+
 // Runs `composite` over opts.scripts random admissible scripts and the
 // always-ready runs, and judges it.
 CompositeVerdict JudgeComposite(const CompositeUnderTest& composite,
