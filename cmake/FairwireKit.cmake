@@ -66,6 +66,39 @@ if(NOT FAIRWIRE_POLL_KIT_CORPUS)
                          "${FAIRWIRE_KIT_CORPUS}/../poll_schedule" ABSOLUTE)
 endif()
 
+# _fairwire_kit_properties(TARGET SOURCE LIBRARY TEST): a kit's RapidCheck
+# properties, TARGET from SOURCE over LIBRARY, run as ctest TEST (labels
+# kit, property), where RapidCheck, GoogleTest and fairwire's generators
+# are found; otherwise a status message says TEST is not built.
+function(_fairwire_kit_properties target source library test)
+  if(TARGET fairwire::generators)
+    set(generators fairwire::generators)
+  elseif(TARGET fairwire_generators)
+    set(generators fairwire_generators)
+  endif()
+  if(NOT (generators AND TARGET rapidcheck AND TARGET rapidcheck_gtest AND
+          TARGET GTest::gtest_main))
+    message(STATUS "fairwire kit: no RapidCheck, GoogleTest or "
+                   "fairwire::generators: ${test} is not built")
+    return()
+  endif()
+  add_executable(${target} "${source}")
+  target_link_libraries(${target} PRIVATE ${library} ${generators}
+    rapidcheck rapidcheck_gtest GTest::gtest GTest::gtest_main)
+  _fairwire_fuzz_flags(${target})
+  if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
+    # Instrumented objects need libFuzzer's counters, not its main.
+    target_link_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
+  set(params "${FAIRWIRE_RC_PARAMS}")
+  if(NOT params)
+    set(params "max_success=1000")
+  endif()
+  add_test(NAME ${test} COMMAND ${target})
+  set_tests_properties(${test} PROPERTIES LABELS "kit;property"
+    ENVIRONMENT "RC_PARAMS=${params}" TIMEOUT 900)
+endfunction()
+
 function(fairwire_add_poll_kit name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "CORPUS" "KIT;LIBRARIES")
   if(NOT arg_KIT)
@@ -90,33 +123,9 @@ function(fairwire_add_poll_kit name)
   target_compile_definitions(${name}_poll_fuzz_body PRIVATE
     FAIRWIRE_KIT_TARGET_NAME="${name}_poll_fuzz")
 
-  if(TARGET fairwire::generators)
-    set(generators fairwire::generators)
-  elseif(TARGET fairwire_generators)
-    set(generators fairwire_generators)
-  endif()
-  if(generators AND TARGET rapidcheck AND TARGET rapidcheck_gtest AND
-     TARGET GTest::gtest_main)
-    add_executable(${name}_poll_properties
-      "${FAIRWIRE_KIT_DIR}/poll_kit_properties.cc")
-    target_link_libraries(${name}_poll_properties PRIVATE ${name}_poll_kit
-      ${generators} rapidcheck rapidcheck_gtest GTest::gtest GTest::gtest_main)
-    _fairwire_fuzz_flags(${name}_poll_properties)
-    if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
-      target_link_options(${name}_poll_properties PRIVATE -fsanitize=fuzzer-no-link)
-    endif()
-    if(NOT FAIRWIRE_RC_PARAMS)
-      set(FAIRWIRE_RC_PARAMS "max_success=1000")
-    endif()
-    add_test(NAME kit-properties.${name}_poll COMMAND ${name}_poll_properties)
-    set_tests_properties(kit-properties.${name}_poll PROPERTIES
-      LABELS "kit;property" ENVIRONMENT "RC_PARAMS=${FAIRWIRE_RC_PARAMS}"
-      TIMEOUT 900)
-  else()
-    message(STATUS "fairwire_add_poll_kit(${name}): no RapidCheck, GoogleTest "
-                   "or fairwire::generators: kit-properties.${name}_poll is not "
-                   "built")
-  endif()
+  _fairwire_kit_properties(${name}_poll_properties
+    "${FAIRWIRE_KIT_DIR}/poll_kit_properties.cc" ${name}_poll_kit
+    kit-properties.${name}_poll)
 endfunction()
 
 function(fairwire_add_decoder_kit name)
@@ -212,30 +221,8 @@ std::string_view fairwire::wire::kit::KnownDivergencesText() {
 
   # The RapidCheck properties, where RapidCheck, GoogleTest and fairwire's
   # generators are found.
-  if(TARGET fairwire::generators)
-    set(generators fairwire::generators)
-  elseif(TARGET fairwire_generators)
-    set(generators fairwire_generators)
-  endif()
-  if(generators AND TARGET rapidcheck AND TARGET rapidcheck_gtest AND
-     TARGET GTest::gtest_main)
-    add_executable(${name}_properties "${FAIRWIRE_KIT_DIR}/decoder_properties.cc")
-    target_link_libraries(${name}_properties PRIVATE ${name}_adapter ${generators}
-      rapidcheck rapidcheck_gtest GTest::gtest GTest::gtest_main)
-    _fairwire_fuzz_flags(${name}_properties)
-    if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
-      target_link_options(${name}_properties PRIVATE -fsanitize=fuzzer-no-link)
-    endif()
-    if(NOT FAIRWIRE_RC_PARAMS)
-      set(FAIRWIRE_RC_PARAMS "max_success=1000")
-    endif()
-    add_test(NAME kit-properties.${name} COMMAND ${name}_properties)
-    set_tests_properties(kit-properties.${name} PROPERTIES LABELS "kit;property"
-      ENVIRONMENT "RC_PARAMS=${FAIRWIRE_RC_PARAMS}" TIMEOUT 900)
-  else()
-    message(STATUS "fairwire_add_decoder_kit(${name}): no RapidCheck, "
-                   "GoogleTest or fairwire::generators: kit-properties.${name} "
-                   "is not built")
-  endif()
+  _fairwire_kit_properties(${name}_properties
+    "${FAIRWIRE_KIT_DIR}/decoder_properties.cc" ${name}_adapter
+    kit-properties.${name})
   set_tests_properties(known-divergences.${name} PROPERTIES LABELS kit TIMEOUT 120)
 endfunction()

@@ -30,7 +30,8 @@ ctest --test-dir "$work/consumer" --output-on-failure | tee "$work/ctest.log"
 for t in consumer.uses_the_cores consumer.regressions corpus.consumer_int64_list \
          fuzz-smoke.libfuzzer.consumer_int64_list known-divergences.int64_list \
          corpus.int64_list_decode_diff fuzz-smoke.libfuzzer.int64_list_decode_diff \
-         corpus.int64_list_packed_unpacked kit-properties.int64_list; do
+         corpus.int64_list_packed_unpacked kit-properties.int64_list \
+         corpus.ring_poll_fuzz fuzz-smoke.libfuzzer.ring_poll_fuzz kit-properties.ring_poll; do
   grep -q "Test *#[0-9]*: $t .*Passed" "$work/ctest.log" || { echo "install_test: $t did not pass"; exit 1; }
 done
 

@@ -2,8 +2,8 @@
 // byte string is some script). Each input runs once: under the script's own
 // policy (byte 0 modulo 7), through Select or SelectAll as the composite bit
 // of byte 0 says (Nested has one composite, the nested baseline), and the
-// run is compared with the reference model (properties 1 to 10 of
-// docs/design.md "The ten poll properties"). Every (policy, composite) pair
+// run is compared with the reference model (properties 1 to 12 of
+// docs/design.md "The poll properties"). Every (policy, composite) pair
 // is reachable from the input; running one per input under a fuzzing
 // engine, not all thirteen, is what keeps this target fast (issue 12). The
 // replay driver runs the script through all thirteen (check_all).
@@ -71,7 +71,7 @@ const TargetSpec& Target() {
   static const TargetSpec spec{
       "poll_schedule",
       "a poll schedule under its policy through Select, SelectAll or Nested "
-      "(chosen by byte 0), against the reference model (poll properties 1-10; "
+      "(chosen by byte 0), against the reference model (poll properties 1-12; "
       "replay: every policy through every composite)",
       &Check,
       &Describe,

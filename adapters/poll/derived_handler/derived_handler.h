@@ -86,7 +86,8 @@ class DerivedHandler {
   template <std::size_t... I>
   std::optional<Event> PollField(Context& cx, std::index_sequence<I...>) {
     std::optional<Event> out;
-    ((field_index_ == I ? (out = PollOne<I>(cx), true) : false) || ...);
+    static_cast<void>(
+        ((field_index_ == I ? (out = PollOne<I>(cx), true) : false) || ...));
     return out;
   }
   template <std::size_t I>

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,7 +70,7 @@ bool Holds(const CompositeVerdict& v, PollProperty p) {
 TEST(DerivedHandler, TheFuelLoopKeepsEveryPropertyAndIsSticky) {
   const CompositeVerdict v =
       JudgeComposite(Derived<Loop::kFuel>("derive(NetworkBehaviour) fuel"));
-  SCOPED_TRACE(DescribeVerdict(v));
+  std::cout << DescribeVerdict(v);
   ASSERT_FALSE(v.run_error.has_value());
   for (const PropertyVerdict& pv : v.properties) {
     EXPECT_TRUE(pv.holds()) << PropertyName(pv.property);
@@ -84,7 +85,7 @@ TEST(DerivedHandler, TheFuelLoopKeepsEveryPropertyAndIsSticky) {
 TEST(DerivedHandler, TheFirstCommitsForLoopReturnsPendingWithAFieldUnpolled) {
   const CompositeVerdict v = JudgeComposite(
       Derived<Loop::kForLoop>("derive(NetworkBehaviour) for loop"));
-  SCOPED_TRACE(DescribeVerdict(v));
+  std::cout << DescribeVerdict(v);
   ASSERT_FALSE(v.run_error.has_value());
   EXPECT_FALSE(Holds(v, PollProperty::kPendingCompleteness));
   EXPECT_FALSE(Holds(v, PollProperty::kWokenPendingCompleteness));

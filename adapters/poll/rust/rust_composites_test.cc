@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iostream>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -109,7 +110,7 @@ TEST_P(RustComposite, KeepsTheVerdictOnRecord) {
       [&](const CompositeUnderTest& c) { return c.name == want.composite; });
   ASSERT_NE(it, all.end()) << want.composite << " is not in the crate's list";
   const CompositeVerdict v = JudgeComposite(*it, Options());
-  SCOPED_TRACE(DescribeVerdict(v));
+  std::cout << DescribeVerdict(v);
   ASSERT_FALSE(v.run_error.has_value());
   ASSERT_EQ(v.scripts, VerdictOptions().scripts);
   for (const PropertyVerdict& pv : v.properties) {

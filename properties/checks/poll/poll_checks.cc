@@ -48,18 +48,11 @@ std::vector<std::size_t> Children(std::span<const PollRecord> polls) {
 }
 
 std::string ResultText(CallResult result, std::size_t tag, std::uint8_t event) {
-  switch (result) {
-    case CallResult::kReady:
-      return "Ready(child " + std::to_string(tag) + ", event " +
-             std::to_string(event) + ")";
-    case CallResult::kPending:
-      return "Pending";
-    case CallResult::kDone:
-      return "Done";
-    case CallResult::kThrew:
-      return "threw";
+  if (result == CallResult::kReady) {
+    return "Ready(child " + std::to_string(tag) + ", event " +
+           std::to_string(event) + ")";
   }
-  return "?";
+  return std::string(CallResultName(result));
 }
 
 bool IsPendingKind(OutcomeKind k) {

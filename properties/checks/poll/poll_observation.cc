@@ -124,7 +124,9 @@ const char* CauseName(WakeCause cause) {
   return "?";
 }
 
-const char* OutcomeName(OutcomeKind kind) {
+}  // namespace
+
+std::string_view OutcomeName(OutcomeKind kind) {
   switch (kind) {
     case OutcomeKind::kPending:
       return "Pending";
@@ -140,7 +142,7 @@ const char* OutcomeName(OutcomeKind kind) {
   return "?";
 }
 
-const char* ResultName(CallResult result) {
+std::string_view CallResultName(CallResult result) {
   switch (result) {
     case CallResult::kReady:
       return "Ready";
@@ -153,8 +155,6 @@ const char* ResultName(CallResult result) {
   }
   return "?";
 }
-
-}  // namespace
 
 std::vector<std::uint8_t> EncodeObservation(const Observation& o) {
   std::vector<std::uint8_t> out(kMagic.begin(), kMagic.end());
@@ -353,13 +353,15 @@ std::string DescribeObservation(const Observation& o) {
         break;
       case ObservedEventKind::kPoll:
         out += " child " + std::to_string(e.child) + " waker " +
-               std::to_string(e.waker) + " -> " + OutcomeName(e.outcome);
+               std::to_string(e.waker) + " -> ";
+        out += OutcomeName(e.outcome);
         if (e.outcome == OutcomeKind::kReady) {
           out += "(" + std::to_string(e.event) + ")";
         }
         break;
       case ObservedEventKind::kCallEnd:
-        out += std::string(" -> ") + ResultName(e.result);
+        out += " -> ";
+        out += CallResultName(e.result);
         if (e.result == CallResult::kReady) {
           out += "(child " + std::to_string(e.tag) + ", event " +
                  std::to_string(e.event) + ")";

@@ -9,9 +9,7 @@
 #include "fairwire/scenarios/poll_script_codec.h"
 
 namespace fairwire::poll {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 PollScript FitScript(const CompositeUnderTest& c, PollScript s,
                      std::size_t max_children) {
@@ -109,7 +107,8 @@ std::optional<std::string> AnyStartText(const PollScript& s,
   if (!t) return std::nullopt;
   std::string polled;
   for (const PollRecord& r : o.PollsOf(*t)) {
-    polled += (polled.empty() ? "" : " ") + std::to_string(r.child);
+    if (!polled.empty()) polled += ' ';
+    polled += std::to_string(r.child);
   }
   return std::string(kAnyStartModel) + ": " + o.composite + " call " +
          std::to_string(*t) + ": polled [" + polled +
@@ -297,25 +296,35 @@ std::string DescribeVerdict(const CompositeVerdict& v) {
   for (const PropertyVerdict& pv : v.properties) {
     std::string name(PropertyName(pv.property));
     name.resize(std::max<std::size_t>(name.size(), 28), ' ');
-    out += "  " + name +
-           (pv.holds()
-                ? std::string("holds")
-                : "VIOLATED in " + std::to_string(pv.failures) + " scripts") +
-           "\n";
+    out += "  ";
+    out += name;
+    if (pv.holds()) {
+      out += "holds\n";
+    } else {
+      out += "VIOLATED in ";
+      out += std::to_string(pv.failures);
+      out += " scripts\n";
+    }
   }
   out += "  models matched:";
   if (v.matched_models.empty()) out += " none";
   for (std::size_t i = 0; i < v.matched_models.size(); ++i) {
-    out += (i == 0 ? " " : ", ") + v.matched_models[i];
+    out += i == 0 ? " " : ", ";
+    out += v.matched_models[i];
   }
   out += "\n  always-ready children:";
   for (const WaitingMeasure& w : v.waiting) {
-    out +=
-        " " + std::to_string(w.children) + " -> " +
-        (w.starved ? "starved (one never served in " + std::to_string(w.calls) +
-                         " calls)"
-                   : "worst wait " + std::to_string(w.worst_wait) + " calls") +
-        ";";
+    out += ' ';
+    out += std::to_string(w.children);
+    if (w.starved) {
+      out += " -> starved (one never served in ";
+      out += std::to_string(w.calls);
+      out += " calls);";
+    } else {
+      out += " -> worst wait ";
+      out += std::to_string(w.worst_wait);
+      out += " calls;";
+    }
   }
   out += "\n";
   const auto counterexample = [&out](const std::string& what,

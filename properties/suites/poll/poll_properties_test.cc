@@ -200,7 +200,7 @@ RC_GTEST_PROP(PollBudgeted, AnyKMatchesTheModelOfK, (const PollScript& s)) {
 // Priority and Nested, and for Nested that child is the only scripted right
 // side of the chain: a call after it finished is what would poll it again
 // (PlantedNested.* in poll_checks_planted_test.cc).
-RC_GTEST_PROP(PollFinishing, P1ToP10WhenEveryChildFinishes, (PollScript s)) {
+RC_GTEST_PROP(PollFinishing, P1ToP12WhenEveryChildFinishes, (PollScript s)) {
   std::size_t outcomes = 0;
   for (ChildScript& c : s.children) {
     std::erase_if(c.outcomes, [](const Outcome& o) {

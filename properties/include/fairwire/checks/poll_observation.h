@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fairwire/models/poll_model.h"
@@ -111,6 +112,11 @@ DecodedObservation DecodeObservation(std::span<const std::uint8_t> bytes);
 // a caller's waker id first seen at its kCallBegin. nullopt, or the reason
 // with the index of the offending event in `offset`.
 std::optional<ObservationError> CheckObservationShape(const Observation& o);
+
+// "Pending", "Ready", "Pending+self-wake", "Done", "threw".
+std::string_view OutcomeName(OutcomeKind kind);
+// "Ready", "Pending", "Done", "threw".
+std::string_view CallResultName(CallResult result);
 
 // A one-event-per-line text of the observation, for failure messages.
 std::string DescribeObservation(const Observation& o);
