@@ -148,9 +148,10 @@ RC_GTEST_PROP(PollKit, MatchesTheClaimedModelUnderPollsWakesAndNewOutcomes,
 TEST(PollKit, VerdictKeepsEveryPropertyAndMatchesTheClaim) {
   const PollKitSpec& kit = TheKit();
   VerdictOptions opts;
-  if (kit.claims &&
-      std::none_of(opts.models.begin(), opts.models.end(),
-                   [&](const PolicyModel& m) { return m.name == kit.claims->name; })) {
+  if (kit.claims && std::none_of(opts.models.begin(), opts.models.end(),
+                                 [&](const PolicyModel& m) {
+                                   return m.name == kit.claims->name;
+                                 })) {
     opts.models.push_back(*kit.claims);
   }
   const CompositeVerdict v = JudgeComposite(kit.composite, opts);
