@@ -1,8 +1,6 @@
 // DigestObservation: one pass over an observation's events.
 #include "fairwire/checks/poll_observed_run.h"
 
-#include <algorithm>
-
 namespace fairwire::poll {
 namespace {
 
@@ -17,12 +15,6 @@ struct ChildState {
   bool woken = true;  // woken (or never polled) and not polled since
 };
 
-// How many times call `t`'s waker was woken in the wake being read.
-std::size_t CountOf(const std::vector<std::size_t>& reached, std::size_t t) {
-  return static_cast<std::size_t>(
-      std::count(reached.begin(), reached.end(), t));
-}
-
 }  // namespace
 
 ObservedRun DigestObservation(const Observation& o) {
@@ -30,13 +22,24 @@ ObservedRun DigestObservation(const Observation& o) {
   run.composite = o.composite;
   run.child_kind = o.child_kind;
   std::vector<ChildState> children(o.children);
+  std::size_t calls = 0;
+  std::size_t polls = 0;
+  for (const ObservedEvent& e : o.events) {
+    calls += e.kind == ObservedEventKind::kCallBegin ? 1 : 0;
+    polls += e.kind == ObservedEventKind::kPoll ? 1 : 0;
+  }
+  run.calls.reserve(calls);
+  run.polls.reserve(polls);
   std::vector<std::size_t> call_of_waker;  // waker id -> its call, or kNoCall
   bool in_call = false;
   // Whether the latest call's waker was woken since that call began.
   bool caller_woken_since_call = false;
-  // The wake being read: its child and cause, and the calls it reached.
+  // The wake being read, and how often it reached the latest call's waker
+  // and the waker of the call that last polled its child.
   const ObservedEvent* wake = nullptr;
-  std::vector<std::size_t> reached;
+  std::size_t wake_last_call = kNoCall;
+  std::size_t reached_latest = 0;
+  std::size_t reached_last_call = 0;
   for (const ObservedEvent& e : o.events) {
     switch (e.kind) {
       case ObservedEventKind::kCallBegin: {
@@ -84,14 +87,19 @@ ObservedRun DigestObservation(const Observation& o) {
       }
       case ObservedEventKind::kWakeBegin:
         wake = &e;
-        reached.clear();
+        wake_last_call = children[e.child].last_call;
+        reached_latest = 0;
+        reached_last_call = 0;
         children[e.child].woken = true;
         break;
       case ObservedEventKind::kCallerWoken: {
         const std::size_t t =
             e.waker < call_of_waker.size() ? call_of_waker[e.waker] : kNoCall;
         if (t == kNoCall) break;
-        if (wake != nullptr) reached.push_back(t);
+        if (wake != nullptr) {
+          reached_latest += t + 1 == run.calls.size() ? 1 : 0;
+          reached_last_call += t == wake_last_call ? 1 : 0;
+        }
         if (in_call && t + 1 == run.calls.size()) {
           ++run.calls.back().wakes_during_call;
         }
@@ -110,16 +118,15 @@ ObservedRun DigestObservation(const Observation& o) {
         ObservedCall& after = run.calls[t];
         const bool pending = after.result == CallResult::kPending;
         if (wake->cause == WakeCause::kProbe) {
-          if (pending && CountOf(reached, t) != 1) {
+          if (pending && reached_latest != 1) {
             after.lost_wakes.push_back(child);
           }
-        } else if (c.last_call != kNoCall &&
-                   CountOf(reached, c.last_call) != 1) {
+        } else if (c.last_call != kNoCall && reached_last_call != 1) {
           after.missed_external_wakes.push_back(child);
         }
         // Heard if this wake or anything since the call began woke the
         // caller: a caller already woken will poll again anyway.
-        if (pending && !c.finished && CountOf(reached, t) == 0 &&
+        if (pending && !c.finished && reached_latest == 0 &&
             !caller_woken_since_call) {
           after.unheard_wakes.push_back(child);
         }

@@ -18,8 +18,9 @@ namespace fairwire::poll {
   poll.outcome = outcome.kind;
   poll.event = outcome.event;
   recorder_->Record(poll);
-  if (id_ < recorder_->latest_waker.size()) {
+  if (id_ < recorder_->latest_waker_id.size()) {
     recorder_->latest_waker[id_] = cx.waker();
+    recorder_->latest_waker_id[id_] = poll.waker;
   }
   switch (outcome.kind) {
     case OutcomeKind::kReady:
@@ -29,7 +30,7 @@ namespace fairwire::poll {
     case OutcomeKind::kThrow:
       throw ScriptedThrow();
     case OutcomeKind::kPendingSelfWake:
-      recorder_->Wake(id_, cx.waker(), WakeCause::kSelf);
+      recorder_->Wake(id_, cx.waker(), poll.waker, WakeCause::kSelf);
       return Result::Pending();
     case OutcomeKind::kPending:
       break;

@@ -63,7 +63,7 @@ struct AddChild : Command<P> {
   void apply(StateModel& m) const override { m.model.Add(script); }
   void run(const StateModel&, Sut<P>& sut) const override {
     const std::size_t id = sut.next_id++;
-    sut.recorder.latest_waker.resize(id + 1);
+    sut.recorder.TrackChildren(id + 1);
     sut.last_poll.resize(id + 1, 0);
     sut.all.Add(ScriptedChild(id, script, &sut.recorder));
   }

@@ -40,6 +40,7 @@ struct Recorder {
   Observation log;
   std::vector<Waker> wakers;        // waker id -> waker, in order of sight
   std::vector<Waker> latest_waker;  // by child id
+  std::vector<std::uint32_t> latest_waker_id;  // by child id
   std::size_t protocol_steps = 0;
 
   // The id of `waker`, numbered on first sight.
@@ -50,15 +51,27 @@ struct Recorder {
     wakers.push_back(waker);
     return static_cast<std::uint32_t>(wakers.size() - 1);
   }
+  // Keeps the latest waker of children 0..n-1 (those not polled yet have
+  // none).
+  void TrackChildren(std::size_t n) {
+    latest_waker.resize(n);
+    latest_waker_id.resize(n);
+  }
+  // The id of `waker`, which has not been seen (a caller's new waker).
+  std::uint32_t NewWakerId(const Waker& waker) {
+    wakers.push_back(waker);
+    return static_cast<std::uint32_t>(wakers.size() - 1);
+  }
   // Appends one event.
   void Record(const ObservedEvent& event) { log.events.push_back(event); }
-  // Wakes `waker`, child `child`'s latest, for `cause`, between a
-  // kWakeBegin and a kWakeEnd.
-  void Wake(std::size_t child, const Waker& waker, WakeCause cause) {
+  // Wakes `waker` (id `id`), child `child`'s latest, for `cause`, between
+  // a kWakeBegin and a kWakeEnd.
+  void Wake(std::size_t child, const Waker& waker, std::uint32_t id,
+            WakeCause cause) {
     ObservedEvent begin;
     begin.kind = ObservedEventKind::kWakeBegin;
     begin.child = static_cast<std::uint32_t>(child);
-    begin.waker = WakerId(waker);
+    begin.waker = id;
     begin.cause = cause;
     Record(begin);
     waker.Wake();
@@ -280,7 +293,9 @@ class Observer {
     recorder_.log.composite = std::move(name);
     recorder_.log.children = static_cast<std::uint32_t>(children);
     recorder_.wakers.clear();
-    recorder_.latest_waker.assign(children, Waker());
+    recorder_.latest_waker.clear();
+    recorder_.latest_waker_id.clear();
+    recorder_.TrackChildren(children);
   }
   Observer(const Observer&) = delete;
   Observer& operator=(const Observer&) = delete;
@@ -288,14 +303,14 @@ class Observer {
   // One call; returns its kCallEnd.
   ObservedEvent Call() {
     const std::size_t t = callers_.size();
-    // A new waker: WakerId numbers it next.
+    // A new waker: NewWakerId numbers it next.
     callers_.emplace_back(&recorder_,
                           static_cast<std::uint32_t>(recorder_.wakers.size()));
     const Waker waker = callers_.back().waker();
     ObservedEvent begin;
     begin.kind = ObservedEventKind::kCallBegin;
     begin.call = static_cast<std::uint32_t>(t);
-    begin.waker = recorder_.WakerId(waker);
+    begin.waker = recorder_.NewWakerId(waker);
     recorder_.Record(begin);
     const std::size_t first = recorder_.log.events.size();
     ObservedEvent end;
@@ -327,7 +342,8 @@ class Observer {
     if (end.result == CallResult::kPending) {
       for (std::size_t c = 0; c < done_.size(); ++c) {
         if (done_[c] || recorder_.latest_waker[c] == Waker()) continue;
-        recorder_.Wake(c, recorder_.latest_waker[c], WakeCause::kProbe);
+        recorder_.Wake(c, recorder_.latest_waker[c],
+                       recorder_.latest_waker_id[c], WakeCause::kProbe);
       }
     }
     return end;
@@ -338,7 +354,8 @@ class Observer {
     if (child >= done_.size() || recorder_.latest_waker[child] == Waker()) {
       return;
     }
-    recorder_.Wake(child, recorder_.latest_waker[child], WakeCause::kExternal);
+    recorder_.Wake(child, recorder_.latest_waker[child],
+                   recorder_.latest_waker_id[child], WakeCause::kExternal);
   }
 
   // The observation so far.
@@ -360,8 +377,9 @@ Observation Observe(const PollScript& script, Composite& composite,
   Observer<Composite, TagOf> observer(composite, recorder, std::move(name),
                                       script.children.size(),
                                       std::move(tag_of));
+  // A call's polls, a probe of each child (three events), its ends.
   recorder.log.events.reserve(std::size_t{script.calls} *
-                              (script.children.size() + 4));
+                              (4 * script.children.size() + 4));
   for (std::size_t t = 0; t < script.calls; ++t) {
     observer.Call();
     for (const ExternalWake& w : script.wakes) {
