@@ -5,22 +5,31 @@
 
 namespace fairwire::poll::kit {
 
+std::optional<std::string> CheckObservation(
+    const PollScript& script, const Observation& observation,
+    const std::optional<PolicyModel>& model) {
+  if (const auto bad = CheckObservationShape(observation)) {
+    return "malformed-observation: " + bad->reason + " at event " +
+           std::to_string(bad->offset);
+  }
+  if (observation.children != script.children.size()) {
+    return "malformed-observation: " + std::to_string(observation.children) +
+           " children for a script of " +
+           std::to_string(script.children.size());
+  }
+  const ObservedRun observed = DigestObservation(observation);
+  for (PollProperty p : kPolicyFreeProperties) {
+    if (auto v = CheckPolicyFree(p, script, observed)) return v;
+  }
+  if (model) return CheckModelMatch(script, RunModel(script, *model), observed);
+  return std::nullopt;
+}
+
 std::optional<std::string> CheckKitScript(const PollKitSpec& kit,
                                           const PollScript& script) {
   CompositeRun run = kit.composite.run(script);
   if (!run.observation) return "no-observation: " + run.error;
-  if (const auto bad = CheckObservationShape(*run.observation)) {
-    return "malformed-observation: " + bad->reason + " at event " +
-           std::to_string(bad->offset);
-  }
-  const ObservedRun observed = DigestObservation(*run.observation);
-  for (PollProperty p : kPolicyFreeProperties) {
-    if (auto v = CheckPolicyFree(p, script, observed)) return v;
-  }
-  if (kit.claims) {
-    return CheckModelMatch(script, RunModel(script, *kit.claims), observed);
-  }
-  return std::nullopt;
+  return CheckObservation(script, *run.observation, kit.claims);
 }
 
 }  // namespace fairwire::poll::kit

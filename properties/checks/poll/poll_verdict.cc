@@ -57,6 +57,12 @@ Digested RunAndDigest(const CompositeUnderTest& c, const PollScript& s) {
     return {std::nullopt, "malformed observation: " + bad->reason +
                               " at event " + std::to_string(bad->offset)};
   }
+  if (r.observation->children != s.children.size()) {
+    return {
+        std::nullopt,
+        "malformed observation: " + std::to_string(r.observation->children) +
+            " children for a script of " + std::to_string(s.children.size())};
+  }
   return {DigestObservation(*r.observation), {}};
 }
 

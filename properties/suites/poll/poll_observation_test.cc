@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fairwire/checks/poll_harness.h"
+#include "fairwire/checks/poll_kit.h"
 #include "fairwire/checks/poll_observed_run.h"
 #include "fairwire/generators/poll_generators.h"
 #include "fairwire/poll/policy.h"
@@ -75,6 +76,39 @@ RC_GTEST_PROP(PollObservation, AnyBytesDecodeOrGiveAReasonAndAnOffset,
     RC_ASSERT(!d.error.reason.empty());
     RC_ASSERT(d.error.offset <= bytes.size());
   }
+}
+
+// An observation from bytes, checked against its script: the round trip of
+// a real run keeps every property and RoundRobin's model; the same bytes
+// claimed as Priority's, or for another script, are not.
+RC_GTEST_PROP(PollObservation, DecodedBytesCheckAsTheRunItself,
+              (const PollScript& script)) {
+  const Observation o = ObserveSelectAll(script);
+  const DecodedObservation back = DecodeObservation(EncodeObservation(o));
+  RC_ASSERT(back.observation.has_value());
+  if (const auto v =
+          kit::CheckObservation(script, *back.observation, RoundRobinModel())) {
+    RC_FAIL(*v);
+  }
+  PollScript other = script;
+  other.children.push_back(ChildScript{});
+  if (other.children.size() <= kMaxScriptChildren) {
+    RC_ASSERT(kit::CheckObservation(other, *back.observation, std::nullopt)
+                  .has_value());
+  }
+}
+
+TEST(PollObservation, AnotherModelIsCaught) {
+  PollScript s;
+  s.calls = 3;
+  s.children = {ChildScript{{Outcome{OutcomeKind::kReady, 1}}, true, {}},
+                ChildScript{{Outcome{OutcomeKind::kReady, 2}}, true, {}}};
+  const Observation o = ObserveSelectAll(s);
+  EXPECT_FALSE(kit::CheckObservation(s, o, RoundRobinModel()).has_value());
+  const auto v = kit::CheckObservation(s, o, PriorityModel());
+  ASSERT_TRUE(v.has_value());
+  EXPECT_TRUE(v->starts_with("cursor-exactness: SelectAll<RoundRobin> call 1"))
+      << *v;
 }
 
 TEST(PollObservation, DecodeNamesTheReasonAndTheOffset) {

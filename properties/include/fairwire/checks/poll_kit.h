@@ -181,6 +181,14 @@ PollKitSpec SpecOf() {
 // Defined by the user's adapter source (see the file comment).
 const PollKitSpec& Kit();
 
+// Checks an observation of `script`'s run, from any recorder (decoded
+// from bytes, say): its shape, every policy-free property, then, if
+// given, the match of `model`. nullopt, or the first violation (its
+// property's name first).
+std::optional<std::string> CheckObservation(
+    const PollScript& script, const Observation& observation,
+    const std::optional<PolicyModel>& model);
+
 // Every policy-free property of `script`'s run through the kit's
 // composite, then the claimed model's match: nullopt, or the first
 // violation (its property's name first), or why the run gave no
