@@ -22,14 +22,6 @@ ObservedRun DigestObservation(const Observation& o) {
   run.composite = o.composite;
   run.child_kind = o.child_kind;
   std::vector<ChildState> children(o.children);
-  std::size_t calls = 0;
-  std::size_t polls = 0;
-  for (const ObservedEvent& e : o.events) {
-    calls += e.kind == ObservedEventKind::kCallBegin ? 1 : 0;
-    polls += e.kind == ObservedEventKind::kPoll ? 1 : 0;
-  }
-  run.calls.reserve(calls);
-  run.polls.reserve(polls);
   std::vector<std::size_t> call_of_waker;  // waker id -> its call, or kNoCall
   bool in_call = false;
   // Whether the latest call's waker was woken since that call began.

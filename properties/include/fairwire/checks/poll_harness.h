@@ -289,7 +289,12 @@ class Observer {
         recorder_(recorder),
         tag_of_(std::move(tag_of)),
         done_(children, false) {
+    // A fresh log, in the memory of the events already there (Drive
+    // passes its spare list in).
+    std::vector<ObservedEvent> events = std::move(recorder_.log.events);
+    events.clear();
     recorder_.log = Observation();
+    recorder_.log.events = std::move(events);
     recorder_.log.composite = std::move(name);
     recorder_.log.children = static_cast<std::uint32_t>(children);
     recorder_.wakers.clear();
@@ -389,13 +394,31 @@ Observation Observe(const PollScript& script, Composite& composite,
   return std::move(recorder.log);
 }
 
+namespace internal {
+
+// The event list of this thread's latest Drive, kept for its capacity: a
+// run records into the memory of the one before it (no allocation and no
+// fresh pages per run; under ASan a large allocation is a new mapping
+// every time).
+inline std::vector<ObservedEvent>& SpareEvents() {
+  thread_local std::vector<ObservedEvent> spare;
+  return spare;
+}
+
+}  // namespace internal
+
 // Observe, then the digest of the observation with the composite's
 // protocol iteration.
 template <class Composite, class TagOf>
 ObservedRun Drive(const PollScript& script, Composite& composite,
                   Recorder& recorder, std::string name, TagOf tag_of) {
-  ObservedRun out = DigestObservation(
-      Observe(script, composite, recorder, std::move(name), tag_of));
+  std::vector<ObservedEvent>& spare = internal::SpareEvents();
+  spare.clear();
+  recorder.log.events = std::move(spare);
+  Observation observation =
+      Observe(script, composite, recorder, std::move(name), tag_of);
+  ObservedRun out = DigestObservation(observation);
+  spare = std::move(observation.events);
   internal::ObserveProtocols(composite.Protocols(), recorder, out);
   return out;
 }
