@@ -413,8 +413,7 @@ template <class Composite, class TagOf>
 ObservedRun Drive(const PollScript& script, Composite& composite,
                   Recorder& recorder, std::string name, TagOf tag_of) {
   std::vector<ObservedEvent>& spare = internal::SpareEvents();
-  spare.clear();
-  recorder.log.events = std::move(spare);
+  recorder.log.events = std::move(spare);  // the Observer clears it
   Observation observation =
       Observe(script, composite, recorder, std::move(name), tag_of);
   ObservedRun out = DigestObservation(observation);
