@@ -179,12 +179,30 @@ def build_schemata(tree: Path, build: Path, points: list[Point],
         refused &= set(enabled)
         if not refused:
             raise RunnerError("the build failed where no mutant is to blame:\n"
-                              + (r.stdout + r.stderr)[-6000:])
+                              + failure_summary(r.stdout + r.stderr))
         for i in sorted(refused):
             dropped.append(enabled.pop(i))
         log(f"mutate: the compiler refused {len(refused)} mutant(s); "
             "dropped, rebuilding")
     raise RunnerError("the build still fails after 12 attempts")
+
+
+def failure_summary(output: str, limit: int = 6000) -> str:
+    """What a failed build's output says went wrong: each step ninja names
+    as FAILED with its errors (and a compiler killed by a signal, which
+    prints no error), not the tail, which a warning's long template
+    backtrace can fill on its own."""
+    lines = output.splitlines()
+    keep: list[str] = []
+    for i, line in enumerate(lines):
+        if line.startswith("FAILED: "):
+            keep.append(line)
+        elif (_ERROR.match(line) or "internal compiler error" in line
+              or "Killed signal" in line or "terminated" in line
+              or line.startswith(("collect2:", "ld:", "/usr/bin/ld:"))):
+            keep.extend(lines[i:i + 3])
+    text = "\n".join(keep) if keep else output
+    return text[:limit] if keep else text[-limit:]
 
 
 def refused_ids(output: str, build: Path, line_maps: dict) -> set[int]:
@@ -410,7 +428,7 @@ def sanitizer_pass(tree: Path, build: Path, args, targets: list[str],
                        text=True)
     if r.returncode != 0:
         raise RunnerError(f"the {SANITIZER_NAME} build failed:\n" +
-                          (r.stdout + r.stderr)[-6000:])
+                          failure_summary(r.stdout + r.stderr))
     numbers = list_tests(san, args.labels, args.exclude_labels)
     env = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0",
            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
@@ -736,6 +754,12 @@ def run_mutate(args) -> int:
             log(f"mutate: [{n}/{len(built)}] #{o.point.id} {o.point.path}:"
                 f"{o.point.line} {o.point.description}: {mark}")
     if args.sanitize:
+        # The plain run's outcomes are saved first: the sanitizer build is
+        # a second build of every test, and it may fail.
+        meta["seconds"] = time.monotonic() - start
+        write_report(work, outcomes, dropped, originals, meta)
+        if args.export_settled:
+            export_settled(outcomes, Path(args.export_settled))
         survivors = [o for o in outcomes if o.status == "survived"]
         covering = {p.id: [t.name for t in usable if p.id in t.reached]
                     for p in built}

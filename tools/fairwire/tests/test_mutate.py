@@ -22,6 +22,7 @@ sys.path.insert(0, str(TOOL_DIR))
 from runner import cli  # noqa: E402
 from runner.mutation_points import Edit, Point  # noqa: E402
 from runner.mutation_schemata import rewrite  # noqa: E402
+from runner.mutate import failure_summary  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "mutate_fixture"
 
@@ -76,6 +77,34 @@ class Schemata(unittest.TestCase):
         ror = self.point(4, 19, 24, "ror", [Edit(21, 22, "<=")])
         rewritten = rewrite(text, [ror], "/h.h")
         self.assertEqual(rewritten.line_points, {3: {4}})
+
+
+class BuildFailures(unittest.TestCase):
+    def test_summary_names_the_failed_step_and_its_error_not_the_tail(self):
+        # A failed step's error, then another step's long warning backtrace
+        # that fills the tail of the output on its own.
+        output = "\n".join(
+            ["[1/3] Building CXX object a.o",
+             "FAILED: a.o ",
+             "/usr/bin/g++ -c a.cc",
+             "b.h:224:27: error: 'P != 0' is not a constant expression",
+             "  224 |     if constexpr (P != nullptr) {",
+             "[2/3] Building CXX object c.o"] +
+            ["  required from 'T<%d>'" % i for i in range(2000)] +
+            ["c.h:102:63: warning: conversion changes the value",
+             "ninja: build stopped: subcommand failed."])
+        summary = failure_summary(output)
+        self.assertIn("FAILED: a.o", summary)
+        self.assertIn("b.h:224:27: error: 'P != 0'", summary)
+        self.assertNotIn("required from", summary)
+
+    def test_a_killed_compiler_is_named(self):
+        output = ("FAILED: a.o \ng++: fatal error: Killed signal terminated "
+                  "program cc1plus\ncompilation terminated.\n")
+        self.assertIn("Killed signal", failure_summary(output))
+
+    def test_output_without_errors_keeps_its_tail(self):
+        self.assertEqual(failure_summary("x" * 10 + "y" * 5, limit=5), "yyyyy")
 
 
 class CSources(unittest.TestCase):

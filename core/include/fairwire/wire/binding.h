@@ -191,6 +191,15 @@ const std::uint8_t* ParseBound(ParseContext& ctx, const std::uint8_t* p,
                                const std::uint8_t* end,
                                const Binding<S, F...>& binding, S& out);
 
+// Whether a closed-enum binding has a membership predicate. A trait, not
+// `IsValid != nullptr`: g++ with -fsanitize=undefined (which implies
+// -fno-delete-null-pointer-checks) does not fold a function's address
+// compared with null in a constant expression.
+template <bool (*IsValid)(std::int32_t)>
+inline constexpr bool kHasEnumPredicate = true;
+template <>
+inline constexpr bool kHasEnumPredicate<nullptr> = false;
+
 // The scalar sink (field_records.h) of member type M bound to field N of
 // kind K: a singular member takes the last value, a repeated one appends;
 // std::vector<T> of the kind's own type T takes the vector kernels' output
@@ -220,7 +229,7 @@ class MemberScalarSink {
   }
   std::string* unknown() const { return unknown_; }
   static auto EnumCheck() {
-    if constexpr (IsValid != nullptr) {
+    if constexpr (kHasEnumPredicate<IsValid>) {
       return PredicateEnumCheck<IsValid>{};
     } else {
       return KeepEveryValue{};
