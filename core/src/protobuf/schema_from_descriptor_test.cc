@@ -4,7 +4,9 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace fairwire::protobuf {
 namespace {
@@ -394,6 +396,92 @@ TEST(SchemaFromDescriptorGroups, GroupFieldIsRejectedNamingTheField) {
                    .has_value());
   EXPECT_NE(error.find("g.Outer.inner"), std::string::npos) << error;
   EXPECT_NE(error.find("group"), std::string::npos) << error;
+}
+
+// Message and enum indices follow field-number order, not the order the
+// fields are declared in: two files that differ only in declaration order
+// give the same schema.
+TEST(SchemaFromDescriptorOrder, DeclarationOrderDoesNotChangeTheSchema) {
+  const std::string head = R"pb(
+    name: "o.proto"
+    package: "o"
+    syntax: "proto2"
+    enum_type {
+      name: "E1"
+      value { name: "E1_A" number: 0 }
+    }
+    enum_type {
+      name: "E2"
+      value { name: "E2_A" number: 0 }
+    }
+    message_type { name: "A" }
+    message_type { name: "B" }
+  )pb";
+  // One optional field of message or enum type `type_name`.
+  auto field = [](const std::string& name, int number, const char* type,
+                  const std::string& type_name) {
+    return "field { name: \"" + name + "\" number: " + std::to_string(number) +
+           " label: LABEL_OPTIONAL type: " + type + " type_name: \"" +
+           type_name + "\" } ";
+  };
+  const std::string a = field("a", 2, "TYPE_MESSAGE", ".o.A");
+  const std::string b = field("b", 1, "TYPE_MESSAGE", ".o.B");
+  const std::string e1 = field("e1", 4, "TYPE_ENUM", ".o.E1");
+  const std::string e2 = field("e2", 3, "TYPE_ENUM", ".o.E2");
+  for (const std::string& fields : {b + a + e2 + e1, a + e1 + b + e2}) {
+    DescriptorPool pool;
+    AddFile(pool, head + "message_type { name: \"Root\" " + fields + " }");
+    const google::protobuf::Descriptor* root =
+        pool.FindMessageTypeByName("o.Root");
+    ASSERT_NE(root, nullptr);
+    std::optional<DescriptorSchema> built = BuildDescriptorSchema(*root);
+    ASSERT_TRUE(built.has_value()) << fields;
+    const wire::Schema& s = built->schema;
+    std::vector<std::string> messages;
+    for (const wire::MessageDef& m : s.messages()) messages.push_back(m.name);
+    EXPECT_EQ(messages, (std::vector<std::string>{"o.Root", "o.B", "o.A"}))
+        << fields;
+    std::vector<std::string> enums;
+    for (const wire::EnumDef& e : s.enums()) enums.push_back(e.name);
+    EXPECT_EQ(enums, (std::vector<std::string>{"o.E2", "o.E1"})) << fields;
+    EXPECT_EQ(FieldNamed(s, 0, "b").message_index, 1) << fields;
+    EXPECT_EQ(FieldNamed(s, 0, "a").message_index, 2) << fields;
+    EXPECT_EQ(FieldNamed(s, 0, "e2").enum_index, 0) << fields;
+    EXPECT_EQ(FieldNamed(s, 0, "e1").enum_index, 1) << fields;
+  }
+}
+
+// A valid descriptor that SchemaBuilder still refuses (a message of 65535
+// fields, past the builder's limit) fails with the builder's reason,
+// prefixed by the root's name, in *error; with no error string it fails
+// just the same.
+TEST(SchemaFromDescriptorLimits, SchemaBuilderRefusalIsReported) {
+  FileDescriptorProto file;
+  file.set_name("big.proto");
+  file.set_package("big");
+  file.set_syntax("proto2");
+  google::protobuf::DescriptorProto* message = file.add_message_type();
+  message->set_name("Big");
+  // Numbers 1.. upwards, around the range 19000-19999 that libprotobuf
+  // reserves.
+  for (int i = 1; i <= 0xFFFF; ++i) {
+    const int number = i < 19000 ? i : i + 1000;
+    google::protobuf::FieldDescriptorProto* field = message->add_field();
+    field->set_name("f" + std::to_string(number));
+    field->set_number(number);
+    field->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
+    field->set_type(google::protobuf::FieldDescriptorProto::TYPE_BOOL);
+  }
+  DescriptorPool pool;
+  ASSERT_NE(pool.BuildFile(file), nullptr);
+  const google::protobuf::Descriptor* big =
+      pool.FindMessageTypeByName("big.Big");
+  ASSERT_NE(big, nullptr);
+  std::string error;
+  EXPECT_FALSE(BuildDescriptorSchema(*big, &error).has_value());
+  EXPECT_EQ(error.rfind("big.Big: ", 0), 0u) << error;
+  EXPECT_NE(error.find("too many fields"), std::string::npos) << error;
+  EXPECT_FALSE(BuildDescriptorSchema(*big).has_value());
 }
 
 }  // namespace

@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "fairwire/wire/decoder.h"
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/writer.h"
 #include "test_schema.h"
 
@@ -18,6 +20,13 @@ namespace {
 
 std::size_t live_bytes = 0;
 std::size_t peak_bytes = 0;
+// Every allocation counts; while `recording`, the first kRecorded sizes are
+// kept in order (in a fixed array: recording must not allocate).
+std::size_t allocations = 0;
+constexpr std::size_t kRecorded = 512;
+std::size_t recorded_sizes[kRecorded];
+std::size_t recorded = 0;
+bool recording = false;
 
 // Each block carries its size in a 16-byte header (keeps 16-byte alignment).
 constexpr std::size_t kHeader = 16;
@@ -26,6 +35,8 @@ void* CountedAllocNoThrow(std::size_t size) noexcept {
   void* block = std::malloc(size + kHeader);
   if (block == nullptr) return nullptr;
   *static_cast<std::size_t*>(block) = size;
+  ++allocations;
+  if (recording && recorded < kRecorded) recorded_sizes[recorded++] = size;
   live_bytes += size;
   if (live_bytes > peak_bytes) peak_bytes = live_bytes;
   return static_cast<char*>(block) + kHeader;
@@ -152,6 +163,85 @@ TEST(AllocTest, ValidInputsAllocateAConstantFactorOfTheirSize) {
         c.bytes.size(), peak,
         static_cast<double>(peak) / static_cast<double>(c.bytes.size()));
     EXPECT_LE(peak, c.factor * c.bytes.size() + 4096) << c.name;
+  }
+}
+
+// Decoding into the same message again reuses the buffer of a singular
+// string that Clear() kept aside: once the message has held the string (and
+// been cleared once), a decode of a string of the same length allocates
+// nothing.
+TEST(AllocTest, DecodingAgainReusesASingularStringsBuffer) {
+  const Schema schema = testing::MakeTestSchema();
+  Writer w;  // field 8 (optional string) of 100 bytes: past any inline buffer
+  w.WriteString(testing::kText2, std::string(100, 'x'));
+  const std::vector<std::uint8_t> input = B(w.data());
+  Message msg(schema, testing::kRoot);
+  const std::size_t index = static_cast<std::size_t>(
+      schema.FindField(testing::kRoot, testing::kText2) -
+      msg.def().fields.data());
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t before = allocations;
+    ASSERT_TRUE(Decode(input, msg).ok());
+    const std::size_t allocated = allocations - before;
+    ASSERT_EQ(std::get<std::vector<std::string>>(msg.values(index)),
+              std::vector<std::string>{std::string(100, 'x')});
+    if (i == 2) {
+      EXPECT_EQ(allocated, 0u) << "the third decode allocated";
+    }
+  }
+}
+
+// The sizes of the blocks allocated, in order, while `decode` runs.
+template <typename Decode>
+std::vector<std::size_t> AllocationsDuring(const Decode& decode) {
+  recorded = 0;
+  recording = true;
+  decode();
+  recording = false;
+  return std::vector<std::size_t>(recorded_sizes, recorded_sizes + recorded);
+}
+
+// DecodeOptions::kernel decides the level of its call, over the level the
+// thread has forced. A long unpacked run shows the level in its allocations
+// (the AVX-512 kernel grows its output by chunks, the others append blocks
+// of buffered values): with options of level L inside a scope of another
+// level, the decode allocates exactly as one at level L.
+TEST(AllocTest, DecodeOptionsKernelDecidesTheLevelOfTheCall) {
+  const Schema schema = testing::MakeTestSchema();
+  Writer w;  // 3000 unpacked records of field 2, values of 1 to 3 bytes
+  for (int i = 0; i < 3000; ++i) {
+    w.WriteInt64(testing::kPackedInt64, (i % 3 == 0) ? i * 7 : i % 100);
+  }
+  const std::vector<std::uint8_t> input = B(w.data());
+  std::vector<KernelLevel> levels;
+  for (const KernelLevel level : kKernelLevels) {
+    if (CpuSupports(level)) levels.push_back(level);
+  }
+  std::vector<std::vector<std::size_t>> at_level;
+  for (const KernelLevel level : levels) {
+    const ScopedKernelLevel forced(level);
+    Message msg(schema, testing::kRoot);
+    at_level.push_back(
+        AllocationsDuring([&] { ASSERT_TRUE(Decode(input, msg).ok()); }));
+  }
+  bool told_apart = false;
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    for (std::size_t m = 0; m < levels.size(); ++m) {
+      if (m == l) continue;
+      told_apart |= at_level[l] != at_level[m];
+      const ScopedKernelLevel outer(levels[m]);
+      Message msg(schema, testing::kRoot);
+      const std::vector<std::size_t> got = AllocationsDuring([&] {
+        ASSERT_TRUE(
+            Decode(input, msg, DecodeOptions{.kernel = levels[l]}).ok());
+      });
+      EXPECT_EQ(got, at_level[l])
+          << "options " << KernelLevelName(levels[l]) << " in a scope of "
+          << KernelLevelName(levels[m]);
+    }
+  }
+  if (!told_apart) {
+    GTEST_SKIP() << "untested: the levels this CPU runs allocate alike";
   }
 }
 

@@ -6,11 +6,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "fairwire/wire/internal/packed_varint.h"
 #include "fairwire/wire/internal/parse.h"
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/serialize.h"
 #include "fairwire/wire/writer.h"
 #include "test_schema.h"
@@ -514,6 +518,28 @@ TEST_F(DecoderTest, MergeAppendsAndOverwrites) {
             (std::vector<std::int64_t>{2}));
 }
 
+TEST_F(DecoderTest, DecodeEmptiesEveryFieldFirstWithOrWithoutOptions) {
+  // Field 1 (the message's first field), 2, 8 ("x") and an unknown field
+  // 50; then an empty input: nothing is left, the first field included.
+  const auto full =
+      B({0x08, 0x01, 0x10, 0x01, 0x42, 0x01, 'x', 0x90, 0x03, 0x09});
+  for (const bool with_options : {false, true}) {
+    ASSERT_TRUE(Run(full).ok());
+    ASSERT_EQ(Get<std::int32_t>(testing::kInt32),
+              (std::vector<std::int32_t>{1}));
+    const std::vector<std::uint8_t> empty;
+    const DecodeStatus status =
+        with_options ? Decode(empty, msg_,
+                              DecodeOptions{.kernel = KernelLevel::kPortable})
+                     : Decode(empty, msg_);
+    ASSERT_TRUE(status.ok());
+    EXPECT_TRUE(Get<std::int32_t>(testing::kInt32).empty()) << with_options;
+    EXPECT_TRUE(Get<std::int64_t>(testing::kPackedInt64).empty());
+    EXPECT_TRUE(msg_.unknown_fields().empty());
+    EXPECT_EQ(Serialize(msg_), "") << with_options;
+  }
+}
+
 TEST_F(DecoderTest, SparseFieldNumberUsesBinarySearch) {
   ASSERT_TRUE(Run(B({0xC1, 0x3E, 1, 0, 0, 0, 0, 0, 0, 0})).ok());
   EXPECT_EQ(Get<std::uint64_t>(testing::kFar), (std::vector<std::uint64_t>{1}));
@@ -522,6 +548,136 @@ TEST_F(DecoderTest, SparseFieldNumberUsesBinarySearch) {
 TEST_F(DecoderTest, EmptyInputIsAnEmptyMessage) {
   ASSERT_TRUE(Run({}).ok());
   EXPECT_EQ(Serialize(msg_), "");
+}
+
+// --- Closed enums of every bitmap shape --------------------------------------
+
+// A schema of one message "t.E" whose fields 1 (one-byte tag: runs), 20
+// (two-byte tag: the record loop) and 3 (packed) are repeated fields of the
+// closed enum `def`.
+Schema SchemaOfClosedEnum(const EnumDef& def) {
+  SchemaBuilder b;
+  const std::int32_t e = b.AddEnum(def);
+  const std::int32_t m = b.AddMessage("t.E");
+  for (const std::uint32_t number : {1u, 20u, 3u}) {
+    FieldDef f;
+    f.number = number;
+    f.name = "f" + std::to_string(number);
+    f.kind = FieldKind::kEnum;
+    f.repeated = true;
+    f.enum_index = e;
+    b.AddField(m, f);
+  }
+  std::optional<Schema> schema = std::move(b).Build();
+  if (!schema) std::abort();
+  return *std::move(schema);
+}
+
+// Closed enums whose bitmaps take one word, four, eighteen (too wide for the
+// AVX-512 registers) and all sixty-four, with far values just past the
+// bitmap and more than the registers hold: at every level, every value
+// across each bitmap word and around each member is kept when it is a
+// member and goes to the unknown fields (in parse order) otherwise, whether
+// it comes in a run of records with a one-byte tag, in records with a
+// two-byte tag or packed.
+TEST(DecoderEnums, ClosedEnumMembershipIsExactInEveryBitmapWordAtEveryLevel) {
+  const std::vector<std::vector<std::int32_t>> enums = {
+      {0, 1, 2, 3, 130, 200},
+      {0, 1100},
+      {0, 4032, 4096, 4100},
+      {-5, 0, 7, 100000, 200000, 300000, 400000, 500000},
+  };
+  for (const std::vector<std::int32_t>& members : enums) {
+    EnumDef def{"t.Closed", true, members, {}};
+    for (const std::int32_t v : members) {
+      def.value_names.push_back("V" + std::to_string(v));
+    }
+    const Schema schema = SchemaOfClosedEnum(def);
+    // Every value from just below the first member to 70 past the bitmap's
+    // last word (members within 4096 of the first), and two around each.
+    std::int64_t span = 0;
+    for (const std::int32_t v : members) {
+      if (std::int64_t{v} - members.front() < 4096) {
+        span = std::int64_t{v} - members.front() + 1;
+      }
+    }
+    std::vector<std::int32_t> probes;
+    for (std::int64_t v = std::int64_t{members.front()} - 3;
+         v < members.front() + (span + 63) / 64 * 64 + 70; ++v) {
+      probes.push_back(static_cast<std::int32_t>(v));
+    }
+    for (const std::int32_t v : members) {
+      for (std::int32_t d = -2; d <= 2; ++d) probes.push_back(v + d);
+    }
+    std::sort(probes.begin(), probes.end());
+    probes.erase(std::unique(probes.begin(), probes.end()), probes.end());
+    std::vector<std::int32_t> known;
+    Writer input;
+    Writer unknown;
+    for (const std::uint32_t number : {1u, 20u, 3u}) {
+      if (number == 3) {
+        input.WritePacked(number, FieldKind::kEnum, probes);
+      } else {
+        input.WriteUnpacked(number, FieldKind::kEnum, probes);
+      }
+      for (const std::int32_t v : probes) {
+        if (!std::binary_search(members.begin(), members.end(), v)) {
+          unknown.WriteEnum(number, v);
+        } else if (number == 1) {
+          known.push_back(v);
+        }
+      }
+    }
+    for (const KernelLevel level : kKernelLevels) {
+      if (!CpuSupports(level)) continue;
+      Message msg(schema, 0);
+      ASSERT_TRUE(
+          Decode(B(input.data()), msg, DecodeOptions{.kernel = level}).ok());
+      for (std::size_t field = 0; field < 3; ++field) {
+        const std::span<const std::int32_t> got = msg.Get<std::int32_t>(field);
+        EXPECT_EQ(std::vector<std::int32_t>(got.begin(), got.end()), known)
+            << KernelLevelName(level) << ", field index " << field
+            << ", enum of " << members.size() << " values from "
+            << members.front();
+      }
+      // (A boolean: the strings run to kilobytes.)
+      EXPECT_TRUE(msg.unknown_fields() == unknown.data())
+          << "unknown fields differ: " << msg.unknown_fields().size()
+          << " bytes, " << unknown.data().size() << " expected; "
+          << KernelLevelName(level) << ", enum of " << members.size()
+          << " values from " << members.front();
+    }
+  }
+}
+
+// A field whose kind is none of FieldKind's (a schema table from a newer or
+// corrupt source, which SchemaBuilder does not reject) is skipped as an
+// unknown field: its records kept byte for byte, the fields around it
+// decoded.
+TEST(DecoderSchema, FieldOfAKindOutsideFieldKindIsKeptAsAnUnknownField) {
+  SchemaBuilder b;
+  const std::int32_t m = b.AddMessage("t.Odd");
+  FieldDef odd;
+  odd.number = 1;
+  odd.name = "odd";
+  odd.kind = static_cast<FieldKind>(200);
+  b.AddField(m, odd);
+  FieldDef next;
+  next.number = 2;
+  next.name = "next";
+  next.kind = FieldKind::kInt32;
+  b.AddField(m, next);
+  std::optional<Schema> schema = std::move(b).Build();
+  ASSERT_TRUE(schema.has_value());
+  Message msg(*schema, m);
+  // Field 1 as a varint, as fixed32 and as LEN; field 2 = 7.
+  const auto input =
+      B({0x08, 0x96, 0x01, 0x0D, 1, 2, 3, 4, 0x0A, 0x02, 'h', 'i', 0x10, 0x07});
+  ASSERT_TRUE(Decode(input, msg).ok());
+  EXPECT_EQ(msg.unknown_fields(), std::string(input.begin(), input.end() - 2));
+  const std::span<const std::int32_t> next_values = msg.Get<std::int32_t>(1);
+  EXPECT_EQ(std::vector<std::int32_t>(next_values.begin(), next_values.end()),
+            (std::vector<std::int32_t>{7}));
 }
 
 // --- Prefixes -------------------------------------------------------------

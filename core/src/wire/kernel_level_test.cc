@@ -3,6 +3,7 @@
 #include "fairwire/wire/kernel_level.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -80,6 +81,74 @@ TEST(KernelLevel, EnvironmentVariableSetsTheProcessLevel) {
   EXPECT_EQ(ActiveKernelLevel(), want);
   std::printf("decoding at kernel level %s\n",
               KernelLevelName(ActiveKernelLevel()).data());
+}
+
+// What a process whose FAIRWIRE_WIRE_KERNEL is `value` reports on stderr
+// when it first reads its level: nothing for a level the CPU runs, else one
+// line naming the value and the level used instead.
+std::string ExpectedEnvironmentReport(const char* value) {
+  const std::optional<KernelLevel> named = ParseKernelLevel(value);
+  if (!named) {
+    return "fairwire: FAIRWIRE_WIRE_KERNEL=" + std::string(value) +
+           " names no kernel level (portable, avx2, avx512); using " +
+           std::string(KernelLevelName(BestKernelLevel())) + "\n";
+  }
+  const KernelLevel used = SupportedLevelAtMost(*named);
+  if (used == *named) return "";
+  return "fairwire: FAIRWIRE_WIRE_KERNEL=" + std::string(value) +
+         ": this CPU cannot run that level; using " +
+         std::string(KernelLevelName(used)) + "\n";
+}
+
+// In a death test's child: sets FAIRWIRE_WIRE_KERNEL to `value`, reads the
+// process's level for the first time with stderr captured, and exits with 0
+// if both the level and the report are as the header says (else prints
+// what differs and exits with 1).
+[[noreturn]] void CheckLevelFromEnvironment(const char* value) {
+  std::fflush(stderr);
+  std::FILE* capture = std::tmpfile();
+  const int saved_stderr = dup(2);
+  if (capture == nullptr || saved_stderr < 0 || dup2(fileno(capture), 2) < 0) {
+    std::exit(2);
+  }
+  setenv("FAIRWIRE_WIRE_KERNEL", value, 1);
+  const KernelLevel level = DefaultKernelLevel();
+  std::fflush(stderr);
+  dup2(saved_stderr, 2);
+  std::string report;
+  std::rewind(capture);
+  for (int c; (c = std::fgetc(capture)) != EOF;) {
+    report.push_back(static_cast<char>(c));
+  }
+  const std::optional<KernelLevel> named = ParseKernelLevel(value);
+  const KernelLevel want =
+      named ? SupportedLevelAtMost(*named) : BestKernelLevel();
+  const std::string want_report = ExpectedEnvironmentReport(value);
+  if (level == want && report == want_report) std::exit(0);
+  std::fprintf(stderr,
+               "level %s, report \"%s\"; want level %s, report \"%s\"\n",
+               KernelLevelName(level).data(), report.c_str(),
+               KernelLevelName(want).data(), want_report.c_str());
+  std::exit(1);
+}
+
+// A FAIRWIRE_WIRE_KERNEL naming no level, or a level this CPU lacks, is
+// reported once on stderr with the value and the level used instead; a level
+// the CPU runs is used silently. Each case runs in a death test's child,
+// whose level is not yet read: death tests run before all other tests, so a
+// forked child starts from a process that has not read it (and a re-executed
+// one, with --gtest_death_test_style=threadsafe, is fresh). On the emulated
+// CPUs of the on_Haswell and on_Nehalem runs, the "cannot run" report is
+// checked too.
+TEST(KernelLevelDeathTest, EnvironmentVariableProblemsAreReportedOnStderr) {
+  EXPECT_EXIT(CheckLevelFromEnvironment("neon"), ::testing::ExitedWithCode(0),
+              "");
+  for (const KernelLevel level : kKernelLevels) {
+    const std::string name(KernelLevelName(level));
+    EXPECT_EXIT(CheckLevelFromEnvironment(name.c_str()),
+                ::testing::ExitedWithCode(0), "")
+        << name;
+  }
 }
 
 // A message whose decode takes every kernel: long packed varint and fixed

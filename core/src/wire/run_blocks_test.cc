@@ -162,6 +162,140 @@ TEST(RunBlocks, ARunEndingInItsTagStopsAtTheTagAtEveryLevel) {
   }
 }
 
+// A keep that keeps every value and counts the values the record loop asks
+// it about (the kernels ask Accepts, or at avx512 nothing).
+struct CountingKeep {
+  std::size_t* asked;
+  bool operator()(std::int64_t) const {
+    ++*asked;
+    return true;
+  }
+  bool Accepts(std::int64_t) const { return true; }
+};
+
+// ParseVarintRun<kInt64> over the whole of `bytes` (a run of `tag`'s
+// records) at `level`: what it decoded, whether it stopped at the end (else
+// its status), and how many records its record loop read one at a time.
+struct CountedRun {
+  bool reached_end = false;
+  std::string status;
+  std::vector<std::int64_t> values;
+  std::size_t record_loop_reads = 0;
+};
+CountedRun ParseRunCountingRecordLoop(const std::vector<std::uint8_t>& bytes,
+                                      std::uint8_t tag, KernelLevel level) {
+  const ScopedKernelLevel forced(level);
+  const std::uint8_t* begin = bytes.data();
+  const std::uint8_t* end = begin + bytes.size();
+  ParseContext ctx{begin, end, kMaxDepth, {}};
+  CountedRun run;
+  static constexpr AcceptAllRunCheck kAcceptAll{};
+  const std::uint8_t* q = ParseVarintRun<FieldKind::kInt64>(
+      ctx, begin, end, tag, run.values, CountingKeep{&run.record_loop_reads},
+      &kAcceptAll);
+  run.reached_end = q == end;
+  run.status = ToString(ctx.status);
+  return run;
+}
+
+// A long regular run is the kernels' work at every level, not the record
+// loop's: of 2000 records, the record loop reads fewer than a tenth (those
+// near the run's end, and one wherever a kernel stopped to make room in its
+// output). A level whose kernel is never called, or only near the run's
+// end, reads them all one at a time, with the same result.
+TEST(RunBlocks, TheKernelTakesALongRunAtEveryLevel) {
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr std::size_t kRecords = 2000;
+  for (int width : {1, 2, 3, 0}) {
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::int64_t> want;
+    for (std::size_t i = 0; i < kRecords; ++i) {
+      if (i != 0) bytes.push_back(kTag);
+      const int w = width != 0 ? width : static_cast<int>(i % 3) + 1;
+      for (int b = 1; b < w; ++b) bytes.push_back(0x80);
+      bytes.push_back(static_cast<std::uint8_t>(i % 100 + 1));
+      want.push_back(static_cast<std::int64_t>(i % 100 + 1) << (7 * (w - 1)));
+    }
+    for (const KernelLevel level : kKernelLevels) {
+      if (!CpuSupports(level)) continue;
+      const CountedRun run = ParseRunCountingRecordLoop(bytes, kTag, level);
+      ASSERT_TRUE(run.reached_end) << KernelLevelName(level) << ", width "
+                                   << width << ": " << run.status;
+      ASSERT_EQ(run.values, want)
+          << KernelLevelName(level) << ", width " << width;
+      EXPECT_LT(run.record_loop_reads * 10, kRecords)
+          << KernelLevelName(level) << ", width " << width
+          << ": the record loop read " << run.record_loop_reads << " records";
+    }
+  }
+}
+
+// The kernel's bounds, exactly: it takes a window of records while more
+// than 64 bytes of the run and at least 64 + 16 of the input remain from
+// it (what it may read), not a byte more. Runs of one-byte values, so that
+// every window takes 32 records: the last window has 71 bytes of the run
+// and 79 or 80 of the input from its start.
+TEST(RunBlocks, KernelTakesAWindowWhileEightyBytesOfInputRemain) {
+  constexpr std::uint8_t kTag = 0x08;
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    for (std::size_t windows = 0; windows <= 3; ++windows) {
+      for (const std::size_t after : {std::size_t{8}, std::size_t{9}}) {
+        // The run: 64 * windows + 71 bytes, a value at every even offset.
+        const std::size_t run = 64 * windows + 71;
+        std::vector<std::uint8_t> input;
+        for (std::size_t i = 0; i < run; ++i) {
+          input.push_back(i % 2 == 0 ? static_cast<std::uint8_t>(i % 100 + 1)
+                                     : kTag);
+        }
+        input.resize(run + after, kTag);  // exact size: ASan sees past it
+        const std::uint8_t* begin = input.data();
+        std::vector<std::int64_t> out;
+        const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
+            level, begin, begin + run, begin + input.size(), kTag, out,
+            [](std::int64_t) { return true; });
+        // With 80 bytes of input from the last window, it is taken too.
+        const std::size_t taken = 64 * windows + (after == 9 ? 64 : 0);
+        ASSERT_EQ(p - begin, static_cast<std::ptrdiff_t>(taken))
+            << KernelLevelName(level) << ", " << windows << " windows, "
+            << after << " bytes after the run";
+        ASSERT_EQ(out.size(), taken / 2);
+        for (std::size_t r = 0; r < out.size(); ++r) {
+          ASSERT_EQ(out[r], static_cast<std::int64_t>(2 * r % 100 + 1));
+        }
+      }
+    }
+  }
+}
+
+// ParseVarintRun hands a run to the kernel while 64 + 16 bytes of it remain:
+// of a run of exactly 80 bytes (40 records, the last value two bytes), the
+// kernel takes most of the first window's 32 records (the avx2 shapes kernel
+// stops a step short of the window's end), and the record loop reads fewer
+// than half of the 40.
+TEST(RunBlocks, ARunOfEightyBytesGoesToTheKernel) {
+  constexpr std::uint8_t kTag = 0x08;
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::int64_t> want;
+  for (std::int64_t i = 0; i < 39; ++i) {
+    bytes.push_back(static_cast<std::uint8_t>(i + 1));
+    bytes.push_back(kTag);
+    want.push_back(i + 1);
+  }
+  bytes.push_back(0x80);
+  bytes.push_back(0x01);
+  want.push_back(128);
+  ASSERT_EQ(bytes.size(), 80u);
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    const CountedRun run = ParseRunCountingRecordLoop(bytes, kTag, level);
+    ASSERT_TRUE(run.reached_end)
+        << KernelLevelName(level) << ": " << run.status;
+    EXPECT_EQ(run.values, want) << KernelLevelName(level);
+    EXPECT_LT(run.record_loop_reads, 20u) << KernelLevelName(level);
+  }
+}
+
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {
   EXPECT_TRUE(rc::check("RunBlocks portable",
                         [] { CheckRunAt(KernelLevel::kPortable); }));

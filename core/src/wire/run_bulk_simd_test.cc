@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "fairwire/wire/internal/access.h"
@@ -19,6 +20,7 @@
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/run_avx512.h"
 #include "fairwire/wire/internal/varint_run.h"
+#include "fairwire/wire/kernel_level.h"
 #include "fairwire/wire/schema.h"
 #include "simd_test_gen.h"
 
@@ -127,10 +129,11 @@ struct LongRunOutcome {
   bool operator==(const LongRunOutcome&) const = default;
 };
 
-// ParseVarintRun<kEnum> with `check` against the record-at-a-time loop:
-// same values, same unknowns in the same order, same end or error.
+// ParseVarintRun<kEnum> with `check` (maybe null: no run check) against the
+// record-at-a-time loop: same values, same unknowns in the same order, same
+// end or error.
 template <typename Check, typename Member>
-void CheckLongRun(const Check& check, const Member& is_member,
+void CheckLongRun(const Check* check, const Member& is_member,
                   const std::vector<std::int32_t>& members) {
   const auto tag_byte =
       static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
@@ -174,7 +177,7 @@ void CheckLongRun(const Check& check, const Member& is_member,
     return false;
   };
   const std::uint8_t* q = ParseVarintRun<FieldKind::kEnum>(
-      ctx, begin, end, tag_byte, got.values, keep, &check);
+      ctx, begin, end, tag_byte, got.values, keep, check);
   got.stopped = q != nullptr ? q - begin : -1;
   got.error = ctx.status.error;
   got.error_offset = ctx.status.offset;
@@ -194,9 +197,10 @@ RC_GTEST_PROP(RunBulk, ClosedEnumRunMatchesTheRecordLoop, ()) {
   RC_TAG(CpuSupports(KernelLevel::kAvx512) ? "AVX-512" : "scalar only");
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
   const EnumRunCheckAvx512 check{&bitmap};
-  CheckLongRun(check, is_member, def.values);
+  CheckLongRun(&check, is_member, def.values);
 #else
-  CheckLongRun(AcceptAllRunCheck{}, is_member, def.values);
+  static constexpr AcceptAllRunCheck kAcceptAll{};
+  CheckLongRun(&kAcceptAll, is_member, def.values);
 #endif
 }
 
@@ -205,11 +209,100 @@ RC_GTEST_PROP(RunBulk, ClosedEnumRunMatchesTheRecordLoop, ()) {
 RC_GTEST_PROP(RunBulk, PredicateRunMatchesTheRecordLoop, ()) {
   const std::vector<std::int32_t>& members = kTestLevels;
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
-  CheckLongRun(PredicateRunCheck<&TestLevel>{}, &TestLevel, members);
+  static constexpr PredicateRunCheck<&TestLevel> kCheck{};
+  CheckLongRun(&kCheck, &TestLevel, members);
 #else
-  CheckLongRun(AcceptAllRunCheck{}, &TestLevel, members);
+  static constexpr AcceptAllRunCheck kAcceptAll{};
+  CheckLongRun(&kAcceptAll, &TestLevel, members);
 #endif
 }
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+// Closed-enum runs without a run check, as the dynamic decoder passes for an
+// enum too large for the AVX-512 table (RunCheck() null): at the avx512
+// level, the avx2 level's record run, with the same result.
+FAIRWIRE_LEVEL_PROP(RunBulk, ClosedEnumRunWithoutARunCheckMatchesTheRecordLoop,
+                    KernelLevel::kAvx512, {
+                      const ScopedKernelLevel forced(KernelLevel::kAvx512);
+                      const EnumRunCheckAvx512* const no_check = nullptr;
+                      CheckLongRun(no_check, &TestLevel, kTestLevels);
+                    })
+
+// TestLevel's run check, logging how the kernel asks it: 'b' for a bulk
+// check of stored values (AllKnown), 'g' for a group of eight (Accept).
+struct LoggingRunCheck {
+  using Inner = PredicateRunCheck<&TestLevel>;
+  static constexpr bool kChecks = true;
+  using State = Inner::State;
+  std::string* log;
+  State Start() const { return Inner{}.Start(); }
+  [[FAIRWIRE_AVX512_TARGET]] unsigned Accept(const State& state, __m512i raw,
+                                             unsigned lanes) const {
+    *log += 'g';
+    return Inner{}.Accept(state, raw, lanes);
+  }
+  bool AllKnown(const std::int32_t* values, std::size_t count) const {
+    *log += 'b';
+    return Inner{}.AllKnown(values, count);
+  }
+};
+
+// Where unknown values are rare, the kernel checks a closed-enum run in
+// bulk: a long run without an unknown value is checked in bulk only, never
+// per group of eight; after an unknown value (which the record loop gives
+// keep, 'u' in the log) it is checked per group for a stretch, then in bulk
+// again. Either way the kernel decodes all but a few of the records.
+TEST(RunBulk, KnownStretchesOfALongClosedEnumRunAreCheckedInBulk) {
+  if (!CpuSupports(KernelLevel::kAvx512)) {
+    GTEST_SKIP() << "avx512 level untested: this CPU cannot run it";
+  }
+  const ScopedKernelLevel forced(KernelLevel::kAvx512);
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr int kRecords = 3000;
+  for (const int unknown_at : {-1, 3}) {
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::int32_t> want;
+    for (int i = 0; i < kRecords; ++i) {
+      if (i != 0) bytes.push_back(kTag);
+      // One-byte values: members 0, 1, 7, 100 and the unknown 2.
+      const std::int32_t value =
+          i == unknown_at ? 2
+                          : kTestLevels[static_cast<std::size_t>(i % 4 + 1)];
+      bytes.push_back(static_cast<std::uint8_t>(value));
+      if (i != unknown_at) want.push_back(value);
+    }
+    std::string log;
+    std::size_t asked = 0;
+    const auto keep = [&](std::int32_t value) {
+      ++asked;
+      if (TestLevel(value)) return true;
+      log += 'u';
+      return false;
+    };
+    const std::uint8_t* const begin = bytes.data();
+    const std::uint8_t* const end = begin + bytes.size();
+    ParseContext ctx{begin, end, kMaxDepth, {}};
+    std::vector<std::int32_t> got;
+    const LoggingRunCheck check{&log};
+    const std::uint8_t* q = ParseVarintRun<FieldKind::kEnum>(
+        ctx, begin, end, kTag, got, keep, &check);
+    ASSERT_EQ(q, end) << ToString(ctx.status);
+    ASSERT_EQ(got, want);
+    EXPECT_LT(asked * 10, static_cast<std::size_t>(kRecords))
+        << "the record loop read " << asked << " records";
+    const std::size_t unknown = log.find('u');
+    if (unknown_at < 0) {
+      EXPECT_EQ(unknown, std::string::npos);
+      EXPECT_NE(log.find('b'), std::string::npos) << log;
+      EXPECT_EQ(log.find('g'), std::string::npos) << log;
+    } else {
+      ASSERT_NE(unknown, std::string::npos) << log;
+      EXPECT_NE(log.find('g', unknown), std::string::npos) << log;
+      EXPECT_NE(log.find('b', unknown), std::string::npos) << log;
+    }
+  }
+}
+#endif  // FAIRWIRE_WIRE_HAVE_AVX512_PATH
 
 // AllValid (typed packed closed enums) against IsValid on every value, for
 // every prefix length.

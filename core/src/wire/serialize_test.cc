@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,42 @@ TEST(SerializeTest, UnknownFixedLenAndGroupRecordsKeepTheirPayload) {
             std::string("\x9D\x03\x01\x02\x03\x04\x99\x03\x01\x02\x03\x04\x05"
                         "\x06\x07\x08\x92\x03\x02xy\x93\x03\x94\x03",
                         25));
+}
+
+// A closed-enum value outside its enum goes to the unknown fields as a
+// canonical varint record under the field's own number, whether it arrived
+// unpacked or packed, for field numbers whose tags take three and five
+// bytes (every tag byte's low bits kept), and is serialized back unchanged.
+TEST(SerializeTest, UnknownClosedEnumValueKeepsItsWideFieldNumber) {
+  SchemaBuilder b;
+  const std::int32_t color = b.AddEnum({"t.Color", true, {0, 1}, {"A", "B"}});
+  const std::int32_t m = b.AddMessage("t.Wide");
+  constexpr std::uint32_t kNarrow = 2064;            // tag 80 81 01
+  constexpr std::uint32_t kWidest = (1u << 29) - 1;  // tag F8 FF FF FF 0F
+  for (const std::uint32_t number : {kNarrow, kWidest}) {
+    b.AddField(m, {.number = number,
+                   .name = "f" + std::to_string(number),
+                   .kind = FieldKind::kEnum,
+                   .repeated = true,
+                   .enum_index = color});
+  }
+  const std::optional<Schema> schema = std::move(b).Build();
+  ASSERT_TRUE(schema);
+  const std::string want =
+      std::string("\x80\x81\x01\x07\xF8\xFF\xFF\xFF\x0F\xAC\x02", 11);
+  Writer unpacked;
+  unpacked.WriteEnum(kNarrow, 7);
+  unpacked.WriteEnum(kWidest, 300);
+  ASSERT_EQ(unpacked.data(), want);
+  Writer packed;
+  packed.WritePacked(kNarrow, FieldKind::kEnum, std::vector<std::int32_t>{7});
+  packed.WritePacked(kWidest, FieldKind::kEnum, std::vector<std::int32_t>{300});
+  for (const std::string& input : {unpacked.data(), packed.data()}) {
+    Message msg(*schema, m);
+    ASSERT_TRUE(Decode(B(input), msg).ok());
+    EXPECT_EQ(msg.unknown_fields(), want);
+    EXPECT_EQ(Serialize(msg), want);
+  }
 }
 
 }  // namespace

@@ -37,5 +37,27 @@ TEST(Utf8Test, RejectsTruncatedAndStrayContinuationBytes) {
   EXPECT_FALSE(Valid("\xC3\x28"));
 }
 
+// Only 0xC2..0xF4 start a multi-byte sequence: a continuation byte, an
+// overlong two-byte lead (0xC0, 0xC1) or a lead past U+10FFFF (0xF5..0xFF)
+// is rejected even when followed by continuation bytes that would complete
+// a four-byte sequence.
+TEST(Utf8Test, RejectsEveryByteThatCannotLeadASequence) {
+  for (int b = 0x80; b <= 0xFF; ++b) {
+    if (b >= 0xC2 && b <= 0xF4) continue;
+    std::string s = "\x80\x80\x80\x80";
+    s[0] = static_cast<char>(b);
+    EXPECT_FALSE(Valid(s)) << "lead byte " << b;
+    EXPECT_FALSE(Valid("ab" + s + "cd")) << "lead byte " << b;
+  }
+}
+
+// After 0xF0 the second byte must be at least 0x90: anything lower encodes a
+// code point below U+10000 in four bytes (an overlong form).
+TEST(Utf8Test, RejectsOverlongFourByteSequences) {
+  EXPECT_FALSE(Valid("\xF0\x80\x80\x80"));  // overlong NUL
+  EXPECT_FALSE(Valid("\xF0\x8F\xBF\xBF"));  // overlong U+FFFF
+  EXPECT_TRUE(Valid("\xF0\x90\x80\x80"));   // U+10000, the first
+}
+
 }  // namespace
 }  // namespace fairwire::wire

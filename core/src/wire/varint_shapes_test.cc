@@ -21,6 +21,7 @@
 #include "fairwire/wire/internal/run_shapes.h"
 #include "fairwire/wire/internal/varint_run.h"
 #include "fairwire/wire/kernel_level.h"
+#include "fairwire/wire/status.h"
 #include "simd_test_gen.h"
 
 namespace fairwire::wire::internal {
@@ -289,6 +290,231 @@ TEST(RunShapes, EveryShapeOfTheTableDecodesAsTheRecordLoop) {
     };
     check(std::integral_constant<FieldKind, FieldKind::kInt64>{});
     check(std::integral_constant<FieldKind, FieldKind::kSint32>{});
+  }
+}
+
+// Bytes of `count` records of the run of tag kTag from its first value: the
+// value of record i has width(i) bytes (0x81 ... 0x01, so the value is 1 mod
+// 8, which KeepAccepting keeps), each value but the last followed by kTag.
+template <typename Width>
+std::vector<std::uint8_t> RegularRunBytes(std::size_t count, std::uint8_t tag,
+                                          const Width& width) {
+  std::vector<std::uint8_t> bytes;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i != 0) bytes.push_back(tag);
+    for (int b = 1; b < width(i); ++b) bytes.push_back(0x81);
+    bytes.push_back(0x01);
+  }
+  return bytes;
+}
+
+// The value widths the run tests sweep: one width throughout, or mixes of
+// short (shape) and long (block step) values, so that records start at
+// every offset of the kernel's windows.
+int RunWidth(int pattern, std::size_t i) {
+  const auto n = static_cast<int>(i % 1000);
+  switch (pattern) {
+    case 0:
+      return 1;
+    case 1:
+      return 2;
+    case 2:
+      return 3;
+    case 3:
+      return 4;
+    case 4:
+      return n % 3 + 1;
+    case 5:
+      return n % 4 + 1;
+    case 6:
+      return (n * 5) % 7 + 1;
+    default:
+      return n % 5 == 4 ? 10 : 1;
+  }
+}
+constexpr int kRunWidthPatterns = 8;
+
+// The shape kernel alone on the run `bytes` (then `after` bytes of input):
+// it takes a prefix of the records, each value right, none from a window
+// with 64 bytes of the run or fewer than 80 of the input, and stops at a
+// value's start only where a regular run leaves it no window: 64 bytes of
+// the run or fewer than 80 of the input from there.
+template <typename Keep>
+void CheckRegularRunAlone(const std::vector<std::uint8_t>& bytes,
+                          std::uint8_t tag, std::size_t after, const Keep& keep,
+                          const std::string& what) {
+  std::vector<std::ptrdiff_t> starts;
+  const auto expected = ReferenceRun<FieldKind::kInt64>(
+      bytes, tag, [](std::int64_t) { return true; }, &starts);
+  std::vector<std::uint8_t> input = bytes;
+  input.resize(bytes.size() + after, tag);
+  const std::uint8_t* const begin = input.data();
+  const std::uint8_t* const end = begin + bytes.size();
+  const std::uint8_t* const limit = begin + input.size();
+  std::vector<std::int64_t> alone;
+  const std::uint8_t* p = DecodeRunShapesAvx2<FieldKind::kInt64>(
+      begin, end, limit, tag, alone, keep);
+  ASSERT_LT(alone.size(), starts.size()) << what;
+  ASSERT_EQ(p - begin, starts[alone.size()]) << what;
+  ASSERT_TRUE(std::equal(alone.begin(), alone.end(), expected.kept.begin()))
+      << what;
+  if (end - begin <= 64 || limit - begin < 64 + 16) {
+    ASSERT_TRUE(alone.empty()) << what << ": a record taken from a window "
+                               << "with 64 bytes of the run or fewer than 80 "
+                               << "of the input";
+  }
+  ASSERT_TRUE(end - p <= 64 || limit - p < 64 + 16)
+      << what << ": the kernel stopped early, " << (end - p)
+      << " bytes of the run and " << (limit - p) << " of the input left";
+}
+
+// Regular runs of 60 to 230 bytes, ending after a value or after the run's
+// tag (as a nested message's run may), with 0 to 16 or 80 bytes of input
+// after them: the kernel alone, with a keep that keeps all and one with
+// Accepts, takes the run up to its bounds and no further (never the record
+// whose tag ends the run: the record loop stops at that tag); within
+// ParseVarintRun the run gives the record loop's values and stop.
+TEST(RunShapes, KernelTakesARegularRunUpToItsBoundsAndNoFurther) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  constexpr std::uint8_t kTag = 0x08;
+  const ScopedKernelLevel forced(KernelLevel::kAvx2);
+  for (int pattern = 0; pattern < kRunWidthPatterns; ++pattern) {
+    const auto width = [pattern](std::size_t i) {
+      return RunWidth(pattern, i);
+    };
+    for (std::size_t count = 1;; ++count) {
+      std::vector<std::uint8_t> bytes = RegularRunBytes(count, kTag, width);
+      if (bytes.size() > 230) break;
+      if (bytes.size() < 60) continue;
+      for (const bool tag_last : {false, true}) {
+        if (tag_last) bytes.push_back(kTag);
+        std::vector<std::ptrdiff_t> starts;
+        const auto expected = ReferenceRun<FieldKind::kInt64>(
+            bytes, kTag, [](std::int64_t) { return true; }, &starts);
+        for (std::size_t after = 0; after <= 17; ++after) {
+          const std::size_t tail = after == 17 ? 80 : after;
+          const std::string what = "widths " + std::to_string(pattern) + ", " +
+                                   std::to_string(bytes.size()) + " bytes" +
+                                   (tag_last ? " ending in the tag" : "") +
+                                   ", " + std::to_string(tail) + " after";
+          std::vector<std::int64_t> ignored;
+          CheckRegularRunAlone(bytes, kTag, tail, KeepAll<std::int64_t>{},
+                               what + ", keeping all");
+          CheckRegularRunAlone(bytes, kTag, tail,
+                               KeepAccepting<std::int64_t>{&ignored},
+                               what + ", with Accepts");
+          if (::testing::Test::HasFatalFailure()) return;
+          std::vector<std::uint8_t> input = bytes;
+          input.resize(bytes.size() + tail, kTag);
+          const std::uint8_t* const begin = input.data();
+          ParseContext ctx{begin, begin + input.size(), kMaxDepth, {}};
+          std::vector<std::int64_t> got;
+          const std::uint8_t* q = ParseVarintRun<FieldKind::kInt64>(
+              ctx, begin, begin + bytes.size(), kTag, got,
+              KeepAll<std::int64_t>{},
+              static_cast<const AcceptAllRunCheck*>(nullptr));
+          ASSERT_EQ(q == nullptr ? -1 : q - begin, expected.stopped)
+              << what << ": " << ToString(ctx.status);
+          ASSERT_EQ(got, expected.kept) << what;
+        }
+      }
+    }
+  }
+}
+
+// Another field's one-byte tag after record k of a run, for every k of the
+// first windows: the kernel alone takes every record before the one that
+// tag ends and stops at its value (the run's last, which the record loop
+// reads), whether its keep keeps all or asks Accepts. That value is one
+// Accepts refuses: the kernel asks only about the records it takes, so it
+// does not stop early for it.
+TEST(RunShapes, KernelTakesEveryRecordBeforeAnotherFieldsTag) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr std::uint8_t kOther = kTag ^ 0x10;
+  for (int pattern = 0; pattern < kRunWidthPatterns; ++pattern) {
+    const auto width = [pattern](std::size_t i) {
+      return RunWidth(pattern, i);
+    };
+    for (std::size_t k = 1; k <= 40; ++k) {
+      std::vector<std::uint8_t> bytes = RegularRunBytes(k - 1, kTag, width);
+      if (k > 1) bytes.push_back(kTag);
+      bytes.push_back(0x03);  // the run's last value: KeepAccepting refuses it
+      bytes.push_back(kOther);
+      for (int r = 0; r < 60; ++r) {
+        bytes.push_back(static_cast<std::uint8_t>(r % 2 == 0 ? 0x03 : 0x01));
+        bytes.push_back(kTag);
+      }
+      bytes.push_back(0x01);
+      std::vector<std::ptrdiff_t> starts;
+      const auto expected = ReferenceRun<FieldKind::kInt64>(
+          bytes, kTag, [](std::int64_t) { return true; }, &starts);
+      ASSERT_EQ(expected.kept.size(), k);
+      std::vector<std::uint8_t> input = bytes;
+      input.resize(bytes.size() + 80, kTag);
+      const std::uint8_t* const begin = input.data();
+      const std::uint8_t* const end = begin + bytes.size();
+      const auto check = [&](const auto& keep, const char* name) {
+        std::vector<std::int64_t> alone;
+        const std::uint8_t* p = DecodeRunShapesAvx2<FieldKind::kInt64>(
+            begin, end, begin + input.size(), kTag, alone, keep);
+        ASSERT_EQ(p - begin, starts.back())
+            << name << ", widths " << pattern << ", " << k << " records";
+        ASSERT_EQ(alone.size(), k - 1) << name;
+        ASSERT_TRUE(
+            std::equal(alone.begin(), alone.end(), expected.kept.begin()))
+            << name;
+      };
+      std::vector<std::int64_t> refused;
+      check(KeepAll<std::int64_t>{}, "keeping all");
+      check(KeepAccepting<std::int64_t>{&refused}, "with Accepts");
+      ASSERT_TRUE(refused.empty());
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+// A value with no end in the 64 bytes from its start (an overlong varint)
+// after k regular records: the kernel takes the k records and stops at it,
+// and ParseVarintRun reports it there, as the record loop does.
+TEST(RunShapes, AValueWithNoEndInItsWindowStopsTheKernel) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  constexpr std::uint8_t kTag = 0x08;
+  const ScopedKernelLevel forced(KernelLevel::kAvx2);
+  for (std::size_t k = 0; k <= 24; ++k) {
+    std::vector<std::uint8_t> bytes =
+        RegularRunBytes(k, kTag, [](std::size_t i) { return RunWidth(5, i); });
+    if (k != 0) bytes.push_back(kTag);
+    const auto overlong = static_cast<std::ptrdiff_t>(bytes.size());
+    bytes.resize(bytes.size() + 70, 0x80);
+    bytes.push_back(0x01);
+    std::vector<std::ptrdiff_t> starts;
+    const auto expected = ReferenceRun<FieldKind::kInt64>(
+        bytes, kTag, [](std::int64_t) { return true; }, &starts);
+    std::vector<std::uint8_t> input = bytes;
+    input.resize(bytes.size() + 80, kTag);
+    const std::uint8_t* const begin = input.data();
+    const std::uint8_t* const end = begin + bytes.size();
+    std::vector<std::int64_t> alone;
+    const std::uint8_t* p = DecodeRunShapesAvx2<FieldKind::kInt64>(
+        begin, end, begin + input.size(), kTag, alone, KeepAll<std::int64_t>{});
+    ASSERT_EQ(p - begin, overlong) << k << " records";
+    ASSERT_EQ(alone, expected.kept) << k << " records";
+    ParseContext ctx{begin, begin + input.size(), kMaxDepth, {}};
+    std::vector<std::int64_t> got;
+    ASSERT_EQ(ParseVarintRun<FieldKind::kInt64>(
+                  ctx, begin, end, kTag, got, KeepAll<std::int64_t>{},
+                  static_cast<const AcceptAllRunCheck*>(nullptr)),
+              nullptr);
+    ASSERT_EQ(ctx.status.error, expected.error) << k << " records";
+    ASSERT_EQ(static_cast<std::ptrdiff_t>(ctx.status.offset), overlong);
+    ASSERT_EQ(got, expected.kept);
   }
 }
 

@@ -11,6 +11,8 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -19,6 +21,19 @@
 #include "fairwire/wire/internal/packed_varint.h"
 #include "fairwire/wire/internal/parse.h"
 #include "simd_test_gen.h"
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
+// The CPU description that the compiler runtime (libgcc, or compiler-rt)
+// fills in at start-up and __builtin_cpu_supports reads: one bit per feature
+// in features[0], which holds every feature the AVX-512 kernel asks for.
+struct RuntimeCpuModel {
+  unsigned int vendor;
+  unsigned int type;
+  unsigned int subtype;
+  unsigned int features[1];
+};
+extern "C" RuntimeCpuModel __cpu_model;
+#endif
 
 namespace fairwire::wire::internal {
 namespace {
@@ -351,6 +366,51 @@ TEST(FixedAppend, UnalignedIteratorKeepsTheRandomAccessLaws) {
   ASSERT_EQ(all.size(), 5u);
   for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(all[k], value(k));
 }
+
+#if defined(FAIRWIRE_WIRE_HAVE_AVX512_PATH) && GTEST_HAS_DEATH_TEST
+// In a fresh process (the check is made once): clears feature bit `bit` of
+// the runtime's CPU description (none if negative), then exits 0 if
+// CpuHasAvx512Varint() is true exactly when the CPU still reports every
+// feature the kernel uses, 1 otherwise.
+[[noreturn]] void ExitZeroIfAvx512CheckFollowsTheFeatures(int bit) {
+  if (bit >= 0) __cpu_model.features[0] &= ~(1u << bit);
+  const bool reported = __builtin_cpu_supports("avx512f") != 0 &&
+                        __builtin_cpu_supports("avx512bw") != 0 &&
+                        __builtin_cpu_supports("avx512vl") != 0 &&
+                        __builtin_cpu_supports("avx512vbmi") != 0 &&
+                        __builtin_cpu_supports("avx512vbmi2") != 0 &&
+                        __builtin_cpu_supports("bmi2") != 0 &&
+                        __builtin_cpu_supports("popcnt") != 0;
+  const bool picked = CpuHasAvx512Varint();
+  if (picked != reported) {
+    std::fprintf(stderr, "CpuHasAvx512Varint() %d, features reported %d\n",
+                 picked ? 1 : 0, reported ? 1 : 0);
+    std::_Exit(1);
+  }
+  std::_Exit(0);
+}
+
+// The AVX-512 kernel is chosen only on a CPU that reports all seven features
+// it uses (avx512f, avx512bw, avx512vl, avx512vbmi, avx512vbmi2, bmi2,
+// popcnt), and needs no other: on this CPU as it is, and on this CPU with
+// any one of its features taken away, CpuHasAvx512Varint() is true exactly
+// when the seven are all still there. (On a CPU without AVX-512 it must be
+// false every time.)
+TEST(Avx512DispatchDeathTest,
+     KernelIsChosenExactlyWhenEveryFeatureItUsesIsThere) {
+  // A new process for each case: fork would inherit a check already made.
+  const std::string style = GTEST_FLAG_GET(death_test_style);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const unsigned int features = __cpu_model.features[0];
+  for (int bit = -1; bit < 32; ++bit) {
+    if (bit >= 0 && ((features >> bit) & 1u) == 0) continue;
+    EXPECT_EXIT(ExitZeroIfAvx512CheckFollowsTheFeatures(bit),
+                testing::ExitedWithCode(0), "")
+        << "feature bit " << bit << " cleared";
+  }
+  GTEST_FLAG_SET(death_test_style, style);
+}
+#endif
 
 }  // namespace
 }  // namespace fairwire::wire::internal

@@ -115,6 +115,25 @@ TEST(Varint, SixByteTagIsAnError) {
   EXPECT_EQ(error, DecodeError::kVarintTooLong);
 }
 
+// An empty range is truncated for every reader, whatever byte follows it in
+// memory: a one-byte value right after `end` is not read.
+TEST(Varint, EmptyRangeIsTruncatedEvenBeforeAOneByteValue) {
+  const std::uint8_t b[] = {0x08, 0x08};
+  const std::uint8_t* end = b + 1;
+  DecodeError error = DecodeError::kOk;
+  Tag tag;
+  EXPECT_EQ(ReadTag(end, end, &tag, &error), nullptr);
+  EXPECT_EQ(error, DecodeError::kTruncated);
+  error = DecodeError::kOk;
+  std::uint64_t value = 0;
+  EXPECT_EQ(ReadVarint(end, end, &value, &error), nullptr);
+  EXPECT_EQ(error, DecodeError::kTruncated);
+  error = DecodeError::kOk;
+  std::uint32_t length = 0;
+  EXPECT_EQ(ReadLength(end, end, &length, &error), nullptr);
+  EXPECT_EQ(error, DecodeError::kTruncated);
+}
+
 TEST(Varint, CheckTagRejectsFieldZeroAndWireTypesSixSeven) {
   EXPECT_EQ(CheckTag({0, 0}), DecodeError::kFieldNumberZero);
   EXPECT_EQ(CheckTag({1, 6}), DecodeError::kInvalidWireType);
