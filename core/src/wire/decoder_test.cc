@@ -650,36 +650,6 @@ TEST(DecoderEnums, ClosedEnumMembershipIsExactInEveryBitmapWordAtEveryLevel) {
   }
 }
 
-// A field whose kind is none of FieldKind's (a schema table from a newer or
-// corrupt source, which SchemaBuilder does not reject) is skipped as an
-// unknown field: its records kept byte for byte, the fields around it
-// decoded.
-TEST(DecoderSchema, FieldOfAKindOutsideFieldKindIsKeptAsAnUnknownField) {
-  SchemaBuilder b;
-  const std::int32_t m = b.AddMessage("t.Odd");
-  FieldDef odd;
-  odd.number = 1;
-  odd.name = "odd";
-  odd.kind = static_cast<FieldKind>(200);
-  b.AddField(m, odd);
-  FieldDef next;
-  next.number = 2;
-  next.name = "next";
-  next.kind = FieldKind::kInt32;
-  b.AddField(m, next);
-  std::optional<Schema> schema = std::move(b).Build();
-  ASSERT_TRUE(schema.has_value());
-  Message msg(*schema, m);
-  // Field 1 as a varint, as fixed32 and as LEN; field 2 = 7.
-  const auto input =
-      B({0x08, 0x96, 0x01, 0x0D, 1, 2, 3, 4, 0x0A, 0x02, 'h', 'i', 0x10, 0x07});
-  ASSERT_TRUE(Decode(input, msg).ok());
-  EXPECT_EQ(msg.unknown_fields(), std::string(input.begin(), input.end() - 2));
-  const std::span<const std::int32_t> next_values = msg.Get<std::int32_t>(1);
-  EXPECT_EQ(std::vector<std::int32_t>(next_values.begin(), next_values.end()),
-            (std::vector<std::int32_t>{7}));
-}
-
 // --- Prefixes -------------------------------------------------------------
 
 // Every prefix of a valid input decodes exactly when it ends on a top-level

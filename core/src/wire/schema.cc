@@ -65,6 +65,13 @@ bool ValidateField(const MessageDef& message, const FieldDef& field,
   if (field.number == 0 || field.number > (1u << 29) - 1) {
     return Fail(error, where + "field number out of range");
   }
+  // kMessage is FieldKind's last enumerator.
+  if (static_cast<unsigned>(field.kind) >
+      static_cast<unsigned>(FieldKind::kMessage)) {
+    return Fail(error, where + "kind " +
+                           std::to_string(static_cast<unsigned>(field.kind)) +
+                           " is none of FieldKind's");
+  }
   if (field.packed && !(field.repeated && IsPackable(field.kind))) {
     return Fail(error, where + "packed on a non-packable or singular field");
   }

@@ -115,6 +115,29 @@ TEST(SchemaTest, EnumContainsExactValues) {
   EXPECT_FALSE(schema.EnumContains(1, 2));
 }
 
+// A field's kind is one of FieldKind's: a value cast from anything else (a
+// table from a newer or corrupt source) is refused when the schema is built,
+// not left for the decoder to meet.
+TEST(SchemaTest, BuildRejectsAKindOutsideFieldKind) {
+  SchemaError error;
+  EXPECT_FALSE(BuildOne({.number = 1,
+                         .name = "x",
+                         .kind = static_cast<FieldKind>(
+                             static_cast<unsigned>(FieldKind::kMessage) + 1)},
+                        &error));
+  EXPECT_NE(error.message.find("kind 17 is none of FieldKind's"),
+            std::string::npos)
+      << error.message;
+  EXPECT_FALSE(BuildOne(
+      {.number = 1, .name = "x", .kind = static_cast<FieldKind>(200)}, &error));
+  EXPECT_TRUE(BuildOne({.number = 1,
+                        .name = "x",
+                        .kind = FieldKind::kMessage,
+                        .message_index = 0},
+                       &error))
+      << error.message;
+}
+
 TEST(SchemaTest, BuildRejectsDuplicateEnumValues) {
   SchemaBuilder b;
   b.AddEnum({"e", true, {0, 1, 1}, {"A", "B", "C"}});

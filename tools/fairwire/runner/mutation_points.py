@@ -101,9 +101,12 @@ class Point:
     @property
     def key(self) -> str:
         """path | function | line text | description | occurrence: stable
-        while the line itself and its function are unchanged."""
+        while the line itself and its function are unchanged. One line: a
+        description that quotes source across lines (a swapped argument
+        written over two) has each run of whitespace as one space."""
         return " | ".join((self.path, self.function, self.source_line,
-                           self.description, str(self.occurrence)))
+                           " ".join(self.description.split()),
+                           str(self.occurrence)))
 
     def to_json(self) -> dict:
         d = {k: getattr(self, k) for k in (

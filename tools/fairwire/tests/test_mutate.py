@@ -72,6 +72,16 @@ class Schemata(unittest.TestCase):
         self.assertEqual(out, '#include "/h.h"\nif ((FAIRWIRE_MUTANT(0) ? '
                          '!(ready) : !!(ready))) if (!FAIRWIRE_MUTANT(1)) f(x);')
 
+    def test_a_key_is_one_line(self):
+        # A swapped argument written over two lines: the key (one line of
+        # the settled and equivalents files) has the break as one space.
+        p = Point(path="f.cc", line=1, column=1, operator="swap",
+                  description='swap arguments 2 and 3 ("a "\n    "b", v)',
+                  start=0, end=1, edits=(), function="f",
+                  source_line="g(x,", id=0)
+        self.assertEqual(p.key, 'f.cc | f | g(x, | swap arguments 2 and 3 '
+                         '("a " "b", v) | 0')
+
     def test_lines_name_their_mutants(self):
         text = b"int f() {\n  return a < b;\n}\n"
         ror = self.point(4, 19, 24, "ror", [Edit(21, 22, "<=")])
