@@ -531,16 +531,23 @@ std::optional<std::string> CheckRunAgainst(const PollScript& script,
                                            PolicyKind policy,
                                            CompositeKind kind,
                                            const ModelRun& model) {
-  const ObservedRun observed = RunScript(script, policy, kind);
+  ObservedRun observed = RunScript(script, policy, kind);
+  Violation violation;
   for (PollProperty p : kAllProperties) {
-    if (auto v = CheckProperty(p, script, policy, model, observed)) return v;
+    violation = CheckProperty(p, script, policy, model, observed);
+    if (violation) break;
   }
-  return std::nullopt;
+  RecycleObservedRun(std::move(observed));
+  return violation;
 }
 
 std::optional<std::string> CheckRun(const PollScript& script, PolicyKind policy,
                                     CompositeKind kind) {
-  return CheckRunAgainst(script, policy, kind, RunModel(script, policy));
+  // This thread's model run, kept for its capacity (CheckRun does not call
+  // itself).
+  thread_local ModelRun model;
+  RunModel(script, policy, model);
+  return CheckRunAgainst(script, policy, kind, model);
 }
 
 namespace {

@@ -19,10 +19,24 @@ struct ChildState {
 
 ObservedRun DigestObservation(const Observation& o) {
   ObservedRun run;
+  DigestObservation(o, run);
+  return run;
+}
+
+void DigestObservation(const Observation& o, ObservedRun& run) {
   run.composite = o.composite;
   run.child_kind = o.child_kind;
-  std::vector<ChildState> children(o.children);
-  std::vector<std::size_t> call_of_waker;  // waker id -> its call, or kNoCall
+  run.calls.clear();
+  run.polls.clear();
+  run.protocols.clear();
+  run.protocol_steps = 0;
+  run.protocol_resume_failure = -1;
+  // This thread's working tables, kept for their capacity (a digest does
+  // not call another).
+  thread_local std::vector<ChildState> children;
+  thread_local std::vector<std::size_t> call_of_waker;  // waker -> its call
+  children.assign(o.children, ChildState{});
+  call_of_waker.clear();
   bool in_call = false;
   // Whether the latest call's waker was woken since that call began.
   bool caller_woken_since_call = false;
@@ -127,7 +141,6 @@ ObservedRun DigestObservation(const Observation& o) {
       }
     }
   }
-  return run;
 }
 
 }  // namespace fairwire::poll

@@ -86,6 +86,11 @@ ModelRun RunModel(const PollScript& script, PolicyKind policy);
 // The same under any policy's model (a user's, or BudgetedModel(k) for any
 // k).
 ModelRun RunModel(const PollScript& script, const PolicyModel& policy);
+// The same into `run`, whose contents they replace, keeping the capacity of
+// its tables (the fuzz target's runs allocate nothing for them).
+void RunModel(const PollScript& script, PolicyKind policy, ModelRun& run);
+void RunModel(const PollScript& script, const PolicyModel& policy,
+              ModelRun& run);
 
 // The bound of property 7 for n live children: n for RoundRobin,
 // (n-1)*K+1 for Budgeted<K>; nullopt for policies without one (Priority,

@@ -396,29 +396,53 @@ Observation Observe(const PollScript& script, Composite& composite,
 
 namespace internal {
 
-// The event list of this thread's latest Drive, kept for its capacity: a
-// run records into the memory of the one before it (no allocation and no
-// fresh pages per run; under ASan a large allocation is a new mapping
-// every time).
-inline std::vector<ObservedEvent>& SpareEvents() {
-  thread_local std::vector<ObservedEvent> spare;
+// The storage of this thread's latest Drive, kept for its capacity: a run
+// records and digests into the memory of the one before it (no allocation
+// and no fresh pages per run; under ASan every allocation costs a stack
+// trace, a fill and, while the quarantine holds the old memory, new pages).
+struct SpareRunStorage {
+  std::vector<ObservedEvent> events;
+  std::vector<Waker> wakers;
+  std::vector<Waker> latest_waker;
+  std::vector<std::uint32_t> latest_waker_id;
+  // An ObservedRun handed back by its reader (RecycleObservedRun).
+  ObservedRun run;
+};
+
+inline SpareRunStorage& SpareStorage() {
+  thread_local SpareRunStorage spare;
   return spare;
 }
 
 }  // namespace internal
 
+// Gives the storage of `run`, which its reader is done with, to this
+// thread's next Drive.
+inline void RecycleObservedRun(ObservedRun&& run) {
+  internal::SpareStorage().run = std::move(run);
+}
+
 // Observe, then the digest of the observation with the composite's
-// protocol iteration.
+// protocol iteration. Records and digests into this thread's spare storage
+// (what the previous Drive left and RecycleObservedRun gave back).
 template <class Composite, class TagOf>
 ObservedRun Drive(const PollScript& script, Composite& composite,
                   Recorder& recorder, std::string name, TagOf tag_of) {
-  std::vector<ObservedEvent>& spare = internal::SpareEvents();
-  recorder.log.events = std::move(spare);  // the Observer clears it
+  internal::SpareRunStorage& spare = internal::SpareStorage();
+  // The Observer clears them.
+  recorder.log.events = std::move(spare.events);
+  recorder.wakers = std::move(spare.wakers);
+  recorder.latest_waker = std::move(spare.latest_waker);
+  recorder.latest_waker_id = std::move(spare.latest_waker_id);
   Observation observation =
       Observe(script, composite, recorder, std::move(name), tag_of);
-  ObservedRun out = DigestObservation(observation);
-  spare = std::move(observation.events);
+  ObservedRun out = std::move(spare.run);
+  DigestObservation(observation, out);
+  spare.events = std::move(observation.events);
   internal::ObserveProtocols(composite.Protocols(), recorder, out);
+  spare.wakers = std::move(recorder.wakers);
+  spare.latest_waker = std::move(recorder.latest_waker);
+  spare.latest_waker_id = std::move(recorder.latest_waker_id);
   return out;
 }
 

@@ -90,6 +90,11 @@ inline bool Finishes(ChildKind kind, OutcomeKind returned) {
 // Reads `o` (which must pass CheckObservationShape) into an ObservedRun.
 ObservedRun DigestObservation(const Observation& o);
 
+// The same into `run`, whose contents it replaces; the capacity of its
+// tables is kept, so a run digested into the storage of the one before it
+// allocates nothing for them (the fuzz target's runs, under ASan).
+void DigestObservation(const Observation& o, ObservedRun& run);
+
 }  // namespace fairwire::poll
 
 #endif  // FAIRWIRE_CHECKS_POLL_OBSERVED_RUN_H_
