@@ -2,9 +2,12 @@
 //
 // Byte layout (every field one byte unless noted; missing bytes are 0):
 //   policy % 7, calls - 1 (% 64), children - 1 (% 32),
-//   per child: header (bits 0-3 outcome count, bit 4 loop, bits 5-7
-//     protocol count), then one byte per outcome (bits 0-2 kind % 5, bits
-//     3-7 event), then one byte per protocol id (% 8),
+//   per child (the first always, each other one only while bytes remain,
+//     so a short input asks for few children: a run's cost grows with its
+//     child count, and a fuzzer's short inputs stay cheap): a header (bits
+//     0-3 outcome count, bit 4 loop, bits 5-7 protocol count), then one
+//     byte per outcome (bits 0-2 kind % 5, bits 3-7 event), then one byte
+//     per protocol id (% 8),
 //   wake count % 9, then per wake: after_call % calls, child % children,
 //   draw count % 9, then one byte per draw.
 #include "fairwire/scenarios/poll_script_codec.h"
@@ -30,6 +33,8 @@ class Reader {
  public:
   explicit Reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
   std::uint8_t Next() { return pos_ < bytes_.size() ? bytes_[pos_++] : 0; }
+  // Whether every byte was read.
+  bool AtEnd() const { return pos_ >= bytes_.size(); }
 
  private:
   std::span<const std::uint8_t> bytes_;
@@ -114,9 +119,10 @@ PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
   PollScript s;
   s.policy = static_cast<PolicyKind>(in.Next() % kPolicyCount);
   s.calls = static_cast<std::uint8_t>(1 + in.Next() % kMaxCalls);
-  const std::size_t n = 1 + in.Next() % kMaxScriptChildren;
-  s.children.resize(n);
-  for (ChildScript& child : s.children) {
+  const std::size_t wanted = 1 + in.Next() % kMaxScriptChildren;
+  s.children.reserve(wanted);
+  while (s.children.size() < wanted && (s.children.empty() || !in.AtEnd())) {
+    ChildScript& child = s.children.emplace_back();
     const std::uint8_t header = in.Next();
     child.outcomes.resize(header & 0x0F);
     child.loop = (header & 0x10) != 0;
@@ -131,6 +137,7 @@ PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
       p = static_cast<std::uint8_t>(in.Next() % kProtocolNameCount);
     }
   }
+  const std::size_t n = s.children.size();
   s.wakes.resize(in.Next() % (kMaxWakes + 1));
   for (ExternalWake& w : s.wakes) {
     w.after_call = static_cast<std::uint8_t>(in.Next() % s.calls);

@@ -26,7 +26,8 @@ std::string_view ProtocolName(std::uint8_t id);
 bool IsValid(const PollScript& script);
 
 // Total decoder: any bytes give a valid script (missing bytes read as 0,
-// trailing bytes are ignored).
+// trailing bytes are ignored), except that a child after the first is only
+// read while bytes remain: the child count byte asks for at most that many.
 PollScript DecodePollScript(std::span<const std::uint8_t> bytes);
 
 // The canonical bytes of a valid script: DecodePollScript(Encode(s)) == s.
