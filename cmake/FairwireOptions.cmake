@@ -41,12 +41,12 @@ if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
   target_link_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 
-# _fairwire_libfuzzer_source_option(OPTION SOURCES...): OPTION on these
+# _fairwire_libfuzzer_source_option(OPTION SOURCES...): adds OPTION to these
 # sources of the current folder, in libFuzzer builds with clang only.
 function(_fairwire_libfuzzer_source_option option)
   if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer"
      AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "${option}")
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS "${option}")
   endif()
 endfunction()
 
@@ -73,4 +73,16 @@ endfunction()
 # (perf, issue 12) and gives the fuzzer nothing to aim at.
 function(fairwire_no_fuzz_cmp_tracing)
   _fairwire_libfuzzer_source_option("-fno-sanitize-coverage=trace-cmp" ${ARGN})
+endfunction()
+
+# fairwire_fuzz_coverage_ignorelist(LIST SOURCES...): under libFuzzer, these
+# sources get no coverage instrumentation in the functions LIST names
+# (clang's -fsanitize-coverage-ignorelist: `fun:` globs over mangled names).
+# For a harness written as templates, instantiated in the same sources as
+# the code under test: its loops run over every event of every input, so
+# their counters only track input size, and each instantiation per
+# composite type counts them again (poll_schedule, issue 12).
+function(fairwire_fuzz_coverage_ignorelist list)
+  _fairwire_libfuzzer_source_option(
+    "-fsanitize-coverage-ignorelist=${CMAKE_CURRENT_SOURCE_DIR}/${list}" ${ARGN})
 endfunction()
