@@ -148,12 +148,17 @@ TEST(EnumChecks, EveryCheckFindsOneUnknownValueAtEveryPosition) {
 }
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
-// EnumBitmapAvx2::AllMembers over the first `count` of four values.
-[[FAIRWIRE_AVX2_TARGET]] bool Avx2AllMembers(const EnumBitmapAvx2& bitmap,
-                                             const std::int32_t (&lanes)[4],
-                                             unsigned count) {
-  return bitmap.AllMembers(
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes)), count);
+// EnumBitmapAvx2::MemberLanes of eight values.
+[[FAIRWIRE_AVX2_TARGET]] unsigned Avx2MemberLanes(
+    const EnumBitmapAvx2& bitmap, const std::int32_t (&lanes)[8]) {
+  return bitmap.MemberLanes(
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes)));
+}
+
+[[FAIRWIRE_AVX2_TARGET]] std::size_t Avx2MembersBefore(
+    const EnumBitmapAvx2& bitmap, const std::int32_t* values,
+    std::size_t count) {
+  return bitmap.MembersBefore(values, count);
 }
 
 // What EnumBitmapAvx2 holds of a view: the bitmap's members and the first
@@ -176,7 +181,8 @@ bool HeldMember(const EnumBitmapView& view, std::int32_t v) {
 // members" too often would only be slower, which no verdict shows), for a
 // bitmap held in registers (at most 1024 bits), one read by gathers (up to
 // the 4096 bits a schema builds), one of 64 bits with more far values than
-// it holds, and an empty one; lanes past `count` are not looked at.
+// it holds, and an empty one; MembersBefore finds the first value not held
+// at every position, and reads nothing past its values.
 TEST(EnumChecks, TheAvx2BitmapAnswersExactly) {
   if (!CpuSupports(KernelLevel::kAvx2)) {
     GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
@@ -219,19 +225,36 @@ TEST(EnumChecks, TheAvx2BitmapAnswersExactly) {
     ASSERT_FALSE(members.empty());
     std::int32_t outsider = INT32_MIN;
     while (HeldMember(view, outsider)) ++outsider;
-    for (unsigned count = 1; count <= 4; ++count) {
-      for (std::size_t c = 0; c < candidates.size(); ++c) {
-        for (unsigned lane = 0; lane < count; ++lane) {
-          std::int32_t lanes[4];
-          for (unsigned k = 0; k < 4; ++k) {
-            lanes[k] = k < count ? members[(c + k) % members.size()] : outsider;
-          }
-          ASSERT_TRUE(Avx2AllMembers(avx2, lanes, count));
-          lanes[lane] = candidates[c];
-          ASSERT_EQ(Avx2AllMembers(avx2, lanes, count),
-                    HeldMember(view, candidates[c]))
-              << candidates[c] << " in lane " << lane << " of " << count;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      for (unsigned lane = 0; lane < 8; ++lane) {
+        std::int32_t lanes[8];
+        for (unsigned k = 0; k < 8; ++k) {
+          lanes[k] = members[(c + k) % members.size()];
         }
+        ASSERT_EQ(Avx2MemberLanes(avx2, lanes), 0xFFu);
+        lanes[lane] = candidates[c];
+        const unsigned held = HeldMember(view, candidates[c]) ? 1u : 0u;
+        ASSERT_EQ(Avx2MemberLanes(avx2, lanes), 0xFFu & ~((1u - held) << lane))
+            << candidates[c] << " in lane " << lane;
+        lanes[lane] = outsider;
+        ASSERT_EQ(Avx2MemberLanes(avx2, lanes), 0xFFu & ~(1u << lane))
+            << "the outsider " << outsider << " in lane " << lane;
+      }
+    }
+    // MembersBefore: the position of the first value not held, in runs of
+    // every length to 20 (each in a vector of its own size, so that ASan
+    // sees a read past it), or the length when every value is held.
+    for (std::size_t count = 0; count <= 20; ++count) {
+      std::vector<std::int32_t> values(count);
+      for (std::size_t k = 0; k < count; ++k) {
+        values[k] = members[k % members.size()];
+      }
+      ASSERT_EQ(Avx2MembersBefore(avx2, values.data(), count), count);
+      for (std::size_t pos = 0; pos < count; ++pos) {
+        std::vector<std::int32_t> with = values;
+        with[pos] = outsider;
+        ASSERT_EQ(Avx2MembersBefore(avx2, with.data(), count), pos)
+            << "the outsider at " << pos << " of " << count;
       }
     }
   }

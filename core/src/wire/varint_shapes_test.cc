@@ -237,6 +237,68 @@ FAIRWIRE_LEVEL_PROP(
       }
     })
 
+// A closed enum's run longer than the kernel's buffer (it checks its
+// buffered values in bulk, before it hands them on), with one unknown value
+// or none: the kernel stops at the step holding the first unknown value
+// (at most kShapeLanes - 1 known records before it), and the run gives what
+// the record loop gives.
+FAIRWIRE_LEVEL_PROP(
+    RunShapes, ALongClosedEnumRunStopsAtTheStepOfItsUnknownValue,
+    KernelLevel::kAvx2, {
+      const auto tag_byte =
+          static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
+      const EnumBitmap bitmap = GenBitmap();
+      std::vector<std::int32_t> members;
+      for (std::int64_t v = bitmap.base;
+           v < bitmap.base + static_cast<std::int64_t>(bitmap.bits.size() * 64);
+           ++v) {
+        if (InBitmap(bitmap, v))
+          members.push_back(static_cast<std::int32_t>(v));
+      }
+      RC_PRE(!members.empty());
+      std::int32_t unknown = *rc::gen::element<std::int32_t>(
+          -1, bitmap.base - 1, 1 << 20, INT32_MAX);
+      while (InBitmap(bitmap, unknown)) --unknown;
+      const auto records =
+          static_cast<std::size_t>(*rc::gen::inRange(230, 800));
+      const auto at = static_cast<std::size_t>(
+          *rc::gen::inRange<std::size_t>(0, records + 1));  // records: none
+      std::vector<std::uint8_t> bytes;
+      std::vector<std::size_t> starts;
+      for (std::size_t i = 0; i < records; ++i) {
+        if (i != 0) bytes.push_back(tag_byte);
+        starts.push_back(bytes.size());
+        const std::int32_t value =
+            i == at
+                ? unknown
+                : members[*rc::gen::inRange<std::size_t>(0, members.size())];
+        // An enum value is written as its int64 varint.
+        auto raw = static_cast<std::uint64_t>(std::int64_t{value});
+        while (raw >= 0x80) {
+          bytes.push_back(static_cast<std::uint8_t>(raw | 0x80));
+          raw >>= 7;
+        }
+        bytes.push_back(static_cast<std::uint8_t>(raw));
+      }
+      RC_TAG(bitmap.bits.size() * 64 <= EnumBitmapAvx2::kHeldBits ? "held"
+                                                                  : "gathered");
+      CheckRun<FieldKind::kEnum>(bytes, tag_byte, 100,
+                                 [&](std::vector<std::int32_t>* refused) {
+                                   return KeepInBitmap{&bitmap, refused};
+                                 });
+      if (at < records && starts[at] + 64 + 16 + kShapeBytes <= bytes.size()) {
+        std::vector<std::int32_t> alone, refused;
+        std::vector<std::uint8_t> input = bytes;
+        input.resize(bytes.size() + 100, tag_byte);
+        DecodeRunShapesAvx2<FieldKind::kEnum>(
+            input.data(), input.data() + bytes.size(),
+            input.data() + input.size(), tag_byte, alone,
+            KeepInBitmap{&bitmap, &refused});
+        RC_ASSERT(alone.size() <= at);
+        RC_ASSERT(alone.size() + kShapeLanes > at);
+      }
+    })
+
 // Every terminator pattern of a shape's twelve bytes, as the run's first
 // bytes (terminators are the tag byte, which is also a valid last byte of a
 // value; the others 0x81), followed by regular records: the kernel and the

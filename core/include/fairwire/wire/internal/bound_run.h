@@ -70,8 +70,9 @@ struct PredicateRunCheck {
 #endif
 
 // True if IsValid accepts every one of values[0, count): by the bitmap of
-// ValidBitmap sixteen at a time where the CPU has AVX-512 VBMI, asking
-// IsValid only about values the bitmap does not hold.
+// ValidBitmap sixteen at a time where the CPU has AVX-512 VBMI, eight at a
+// time at the avx2 level, asking IsValid only about values the bitmap does
+// not hold; every value by IsValid at the portable level.
 template <bool (*IsValid)(std::int32_t)>
 bool AllValid(const std::int32_t* values, std::size_t count) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH

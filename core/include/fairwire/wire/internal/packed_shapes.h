@@ -89,8 +89,9 @@ struct PackedShapeCursor {
     const PackedShape shape = kPackedShapes.shapes[index];
     const __m128i bytes =
         _mm_loadu_si128(reinterpret_cast<const __m128i*>(window + at));
-    StoreShapeValues<K>(dst,
-                        ShapeLanesAvx2(bytes, kPackedShapes.gather[index]));
+    StoreShapeValues<K>(
+        dst,
+        ShapeLanesAvx2(bytes, LoadShapeControl(kPackedShapes.gather[index])));
     const unsigned next = at + shape.consumed;
     // The element after the short ones, whatever its length: its last byte
     // is the next terminator in the window.

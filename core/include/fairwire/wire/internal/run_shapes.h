@@ -106,20 +106,69 @@ template <FieldKind K, typename Keep>
                                             NoRunBitmap>
       bitmap(BitmapOf(keep));
   bool regular = true;
+  // The last shape looked up, by its index: while a run's records keep one
+  // shape (a run of values of one length, the common case), a step takes it
+  // from here, and the branch on the index is predicted, so the next step's
+  // position does not wait on this step's table load.
+  unsigned cached_index = 1u << kShapeBytes;  // no index: looked up first
+  RunShape cached_shape;
+  __m128i cached_gather = _mm_setzero_si128();
+  // With a bitmap, the buffered values are checked eight at a time before
+  // they are handed on (not at each step: loading what the last steps have
+  // just stored would wait on their stores). Where each step started, and
+  // how many values were buffered before it, to go back to the step of an
+  // unknown value.
+  [[maybe_unused]] const std::uint8_t* step_start[kRunBlocksBuffer + 1];
+  [[maybe_unused]] std::uint16_t step_buffered[kRunBlocksBuffer + 1];
+  [[maybe_unused]] unsigned steps = 0;
+  // True if the bitmap holds every buffered value; otherwise goes back to
+  // the step of the first value it does not hold (p and buffered), where
+  // the record loop asks keep.
+  const auto all_buffered_known = [&] {
+    if constexpr (kBitmapKeep) {
+      static_assert(std::is_same_v<T, std::int32_t>);
+      const std::size_t known = bitmap.MembersBefore(buffer, buffered);
+      if (known != buffered) {
+        unsigned s = steps - 1;
+        while (step_buffered[s] > known) --s;
+        p = step_start[s];
+        buffered = step_buffered[s];
+        return false;
+      }
+      steps = 0;
+    }
+    return true;
+  };
   while (regular && end - p > 64 && limit - p >= 64 + 16) {
-    const std::uint8_t* const window = p;
-    const std::uint64_t terminators = Avx2BlockOps::Terminators(window);
     if (buffered > kRunBlocksBuffer - 32) {
+      if (!all_buffered_known()) {
+        regular = false;
+        break;
+      }
       out.insert(out.end(), buffer, buffer + buffered);
       buffered = 0;
     }
+    const std::uint8_t* const window = p;
+    const std::uint64_t terminators = Avx2BlockOps::Terminators(window);
     // The window offset of the next value; a shape reads 16 bytes from it
     // (within the 64 + 16 readable) and looks at 12 of the window's bits.
     unsigned at = 0;
+    const auto begin_step = [&] {
+      if constexpr (kBitmapKeep) {
+        step_start[steps] = window + at;
+        step_buffered[steps] = static_cast<std::uint16_t>(buffered);
+        ++steps;
+      }
+    };
     while (at <= 64 - kShapeBytes) {
       const auto index =
           static_cast<unsigned>(terminators >> at) & ((1u << kShapeBytes) - 1);
-      const RunShape shape = kRunShapes.shapes[index];
+      if (index != cached_index) [[unlikely]] {
+        cached_index = index;
+        cached_shape = kRunShapes.shapes[index];
+        cached_gather = LoadShapeControl(kRunShapes.gather[index]);
+      }
+      const RunShape shape = cached_shape;
       if (shape.values != 0) {
         const __m128i bytes =
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(window + at));
@@ -135,15 +184,11 @@ template <FieldKind K, typename Keep>
           consumed = static_cast<unsigned>(std::bit_width(own));
           regular = false;
         }
-        const __m128i lanes = ShapeLanesAvx2(bytes, kRunShapes.gather[index]);
+        const __m128i lanes = ShapeLanesAvx2(bytes, cached_gather);
         T* const dst = buffer + buffered;
         StoreShapeValues<K>(dst, lanes);
-        if constexpr (kBitmapKeep) {
-          if (!bitmap.AllMembers(lanes, records)) {
-            regular = false;  // the record loop asks keep, record by record
-            break;
-          }
-        } else if constexpr (!requires { Keep::kKeepsAll; }) {
+        begin_step();
+        if constexpr (!kBitmapKeep && !requires { Keep::kKeepsAll; }) {
           bool accepted = true;
           for (unsigned r = 0; r < records; ++r) {
             accepted &= keep.Accepts(dst[r]);
@@ -172,18 +217,20 @@ template <FieldKind K, typename Keep>
       }
       const T value = static_cast<T>(KindTraits<K>::Convert(
           DecodeKnownLength<Avx2BlockOps, kLow32Kind<K>>(window + at, length)));
-      if constexpr (!requires { Keep::kKeepsAll; }) {
+      if constexpr (!kBitmapKeep && !requires { Keep::kKeepsAll; }) {
         if (!keep.Accepts(value)) {
           regular = false;
           break;
         }
       }
+      begin_step();
       buffer[buffered++] = value;
       at += tag + 1;
     }
     p = window + at;
     if (at == 0) break;
   }
+  all_buffered_known();
   out.insert(out.end(), buffer, buffer + buffered);
   return p;
 }

@@ -89,13 +89,17 @@ constexpr ShapeTable<Shape> MakeShapeTable(const Take& take) {
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
 
+// A shape's pshufb control, loaded.
+[[FAIRWIRE_AVX2_TARGET, gnu::always_inline]] inline __m128i LoadShapeControl(
+    const ShapeControl& control) {
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(control.bytes.data()));
+}
+
 // The values whose bytes `control` picks from `bytes`, one per 32-bit lane.
 [[FAIRWIRE_AVX2_TARGET, gnu::always_inline]] inline __m128i ShapeLanesAvx2(
-    __m128i bytes, const ShapeControl& control) {
-  const __m128i groups = _mm_and_si128(
-      _mm_shuffle_epi8(bytes, _mm_load_si128(reinterpret_cast<const __m128i*>(
-                                  control.bytes.data()))),
-      _mm_set1_epi8(0x7F));
+    __m128i bytes, __m128i control) {
+  const __m128i groups =
+      _mm_and_si128(_mm_shuffle_epi8(bytes, control), _mm_set1_epi8(0x7F));
   // Byte pairs (1, 128) to 14 bits, then word pairs (1, 16384) to 28.
   return _mm_madd_epi16(_mm_maddubs_epi16(_mm_set1_epi16(-32767), groups),
                         _mm_set1_epi32(0x40000001));
