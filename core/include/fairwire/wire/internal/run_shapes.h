@@ -115,27 +115,22 @@ template <FieldKind K, typename Keep>
   __m128i cached_gather = _mm_setzero_si128();
   // With a bitmap, the buffered values are checked eight at a time before
   // they are handed on (not at each step: loading what the last steps have
-  // just stored would wait on their stores). Where each step started, and
-  // how many values were buffered before it, to go back to the step of an
-  // unknown value.
-  [[maybe_unused]] const std::uint8_t* step_start[kRunBlocksBuffer + 1];
-  [[maybe_unused]] std::uint16_t step_buffered[kRunBlocksBuffer + 1];
-  [[maybe_unused]] unsigned steps = 0;
+  // just stored would wait on their stores). For each buffered value, where
+  // its step started, to go back to the step of an unknown value.
+  [[maybe_unused]] const std::uint8_t* step_of[kRunBlocksBuffer + kSpare];
   // True if the bitmap holds every buffered value; otherwise goes back to
-  // the step of the first value it does not hold (p and buffered), where
-  // the record loop asks keep.
+  // the start of the step of the first value it does not hold (p and
+  // buffered), where the record loop asks keep.
   const auto all_buffered_known = [&] {
     if constexpr (kBitmapKeep) {
       static_assert(std::is_same_v<T, std::int32_t>);
-      const std::size_t known = bitmap.MembersBefore(buffer, buffered);
+      std::size_t known = bitmap.MembersBefore(buffer, buffered);
       if (known != buffered) {
-        unsigned s = steps - 1;
-        while (step_buffered[s] > known) --s;
-        p = step_start[s];
-        buffered = step_buffered[s];
+        p = step_of[known];
+        while (known > 0 && step_of[known - 1] == p) --known;
+        buffered = known;
         return false;
       }
-      steps = 0;
     }
     return true;
   };
@@ -153,13 +148,6 @@ template <FieldKind K, typename Keep>
     // The window offset of the next value; a shape reads 16 bytes from it
     // (within the 64 + 16 readable) and looks at 12 of the window's bits.
     unsigned at = 0;
-    const auto begin_step = [&] {
-      if constexpr (kBitmapKeep) {
-        step_start[steps] = window + at;
-        step_buffered[steps] = static_cast<std::uint16_t>(buffered);
-        ++steps;
-      }
-    };
     while (at <= 64 - kShapeBytes) {
       const auto index =
           static_cast<unsigned>(terminators >> at) & ((1u << kShapeBytes) - 1);
@@ -187,7 +175,12 @@ template <FieldKind K, typename Keep>
         const __m128i lanes = ShapeLanesAvx2(bytes, cached_gather);
         T* const dst = buffer + buffered;
         StoreShapeValues<K>(dst, lanes);
-        begin_step();
+        if constexpr (kBitmapKeep) {
+          // Its four lanes (the buffer has room for them).
+          _mm256_storeu_si256(
+              reinterpret_cast<__m256i*>(step_of + buffered),
+              _mm256_set1_epi64x(reinterpret_cast<std::intptr_t>(window + at)));
+        }
         if constexpr (!kBitmapKeep && !requires { Keep::kKeepsAll; }) {
           bool accepted = true;
           for (unsigned r = 0; r < records; ++r) {
@@ -223,7 +216,7 @@ template <FieldKind K, typename Keep>
           break;
         }
       }
-      begin_step();
+      if constexpr (kBitmapKeep) step_of[buffered] = window + at;
       buffer[buffered++] = value;
       at += tag + 1;
     }
