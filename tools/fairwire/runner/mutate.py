@@ -497,6 +497,26 @@ def previous_outcomes(report: Path) -> dict[str, dict]:
     return {o["key"]: o for o in outcomes if o.get("status") in SETTLED}
 
 
+def key_stem(key: str) -> str:
+    """A key without its occurrence number."""
+    return key.rsplit(" | ", 1)[0]
+
+
+def repeated_stems(points: list[Point], previous: dict[str, dict]) -> set[str]:
+    """The key stems (path, function, line text, change) that name more
+    than one mutation point, now or in the previous run. Such a point is
+    known by its occurrence number only, which a line of the same text added
+    or removed before it in its function hands to another mutant: a resumed
+    run runs them again rather than take another mutant's outcome."""
+    now: dict[str, int] = {}
+    for p in points:
+        stem = key_stem(p.key)
+        now[stem] = now.get(stem, 0) + 1
+    stems = {stem for stem, n in now.items() if n > 1}
+    stems |= {key_stem(k) for k in previous if not k.endswith(" | 0")}
+    return stems
+
+
 def export_settled(outcomes: list[Outcome], path: Path) -> None:
     """The settled mutants as `status<TAB>test<TAB>key` lines: what
     --resume-from takes on another machine (and which test kills which
@@ -693,9 +713,10 @@ def run_mutate(args) -> int:
                                    else None)
     outcomes: list[Outcome] = []
     if args.resume:
+        repeated = repeated_stems(points, previous)
         for p in built:
             old = previous.get(p.key)
-            if old is None:
+            if old is None or key_stem(p.key) in repeated:
                 continue
             if old["status"] == "equivalent":
                 # Taken only while the equivalents file still lists it.
@@ -712,7 +733,8 @@ def run_mutate(args) -> int:
                                     reused=True))
         log(f"mutate: resuming: {len(outcomes)} mutant(s) settled by the "
             f"previous report (killed, timed out or equivalent), "
-            f"{len(built) - len(outcomes)} to run")
+            f"{len(built) - len(outcomes)} to run (a line repeated in its "
+            "function runs again)")
     reused_ids = {o.point.id for o in outcomes}
     to_run = [p for p in built if p.id not in reused_ids]
     tests = list_tests(build, args.labels, args.exclude_labels)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(TOOL_DIR))
 from runner import cli  # noqa: E402
 from runner.mutation_points import Edit, Point  # noqa: E402
 from runner.mutation_schemata import rewrite  # noqa: E402
-from runner.mutate import failure_summary  # noqa: E402
+from runner.mutate import failure_summary, repeated_stems  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "mutate_fixture"
 
@@ -44,6 +44,46 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         status = cli.main(argv)
     return status, out.getvalue()
+
+
+class RepeatedLines(unittest.TestCase):
+    """A resumed run takes a previous outcome by key; a key tells apart the
+    mutants of one line text repeated in a function only by occurrence
+    number, which an added or removed line of that text shifts."""
+
+    def point(self, line, text, description="remove"):
+        return Point(path="f.cc", line=line, column=1, operator="remove",
+                     description=description, start=line, end=line + 1,
+                     edits=(), function="f", source_line=text)
+
+    def numbered(self, points):
+        seen = {}
+        for p in points:
+            stem = (p.source_line, p.description)
+            p.occurrence = seen.get(stem, 0)
+            seen[stem] = p.occurrence + 1
+        return points
+
+    def test_a_line_repeated_now_or_before_is_not_taken_from_the_past(self):
+        # Before: `stop = true;` once (occurrence 0, killed). Now a second
+        # `stop = true;` is added above it: the old key names the new line.
+        now = self.numbered([self.point(1, "stop = true;"),
+                             self.point(5, "stop = true;"),
+                             self.point(9, "x = 1;")])
+        previous = {now[0].key: {"status": "killed"},
+                    now[2].key: {"status": "killed"}}
+        stems = repeated_stems(now, previous)
+        self.assertIn(now[0].key.rsplit(" | ", 1)[0], stems)
+        self.assertNotIn(now[2].key.rsplit(" | ", 1)[0], stems)
+        # Before: twice (occurrences 0 and 1); now one was removed, and the
+        # one left has the key of occurrence 0, maybe the removed line's.
+        one = self.numbered([self.point(5, "stop = true;")])
+        previous = {one[0].key: {"status": "killed"},
+                    one[0].key[:-1] + "1": {"status": "equivalent"}}
+        self.assertIn(one[0].key.rsplit(" | ", 1)[0],
+                      repeated_stems(one, previous))
+        # A line that was and is alone is taken.
+        self.assertEqual(repeated_stems(one, {one[0].key: {}}), set())
 
 
 class Schemata(unittest.TestCase):
