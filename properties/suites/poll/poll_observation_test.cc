@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -303,6 +304,121 @@ TEST(PollObservationDigest, AFutureChildIsFinishedByItsReady) {
   const ObservedRun as_stream = DigestObservation(o);
   EXPECT_EQ(as_stream.calls[1].stale_registrations,
             (std::vector<std::size_t>{0}));
+}
+
+// The first field in which two digests differ, or nothing.
+std::optional<std::string> FirstDifference(const ObservedRun& a,
+                                           const ObservedRun& b) {
+  if (a.composite != b.composite) return "composite";
+  if (a.child_kind != b.child_kind) return "child_kind";
+  if (a.calls.size() != b.calls.size()) return "the number of calls";
+  for (std::size_t t = 0; t < a.calls.size(); ++t) {
+    const ObservedCall& x = a.calls[t];
+    const ObservedCall& y = b.calls[t];
+    const std::string at = " of call " + std::to_string(t);
+    if (x.first_poll != y.first_poll || x.poll_count != y.poll_count) {
+      return "the polls" + at;
+    }
+    if (x.result != y.result || x.tag != y.tag || x.event != y.event ||
+        x.composite_done != y.composite_done) {
+      return "the result" + at;
+    }
+    if (x.waker != y.waker || x.wakes_during_call != y.wakes_during_call) {
+      return "the waker" + at;
+    }
+    if (x.stale_registrations != y.stale_registrations) {
+      return "stale_registrations" + at;
+    }
+    if (x.lost_wakes != y.lost_wakes) return "lost_wakes" + at;
+    if (x.missed_external_wakes != y.missed_external_wakes) {
+      return "missed_external_wakes" + at;
+    }
+    if (x.woken_unpolled != y.woken_unpolled) return "woken_unpolled" + at;
+    if (x.unheard_wakes != y.unheard_wakes) return "unheard_wakes" + at;
+  }
+  if (a.polls.size() != b.polls.size()) return "the number of polls";
+  for (std::size_t i = 0; i < a.polls.size(); ++i) {
+    const PollRecord& x = a.polls[i];
+    const PollRecord& y = b.polls[i];
+    if (x.child != y.child || x.waker != y.waker || x.returned != y.returned ||
+        x.event != y.event) {
+      return "poll " + std::to_string(i);
+    }
+  }
+  if (a.protocols != b.protocols) return "protocols";
+  if (a.protocol_steps != b.protocol_steps) return "protocol_steps";
+  if (a.protocol_resume_failure != b.protocol_resume_failure) {
+    return "protocol_resume_failure";
+  }
+  return std::nullopt;
+}
+
+// A run with every wake fact the digest records: stale registrations,
+// unheard wakes, woken children left unpolled.
+Observation WakeFacts() {
+  return Events(3)
+      .Begin(0, 0)
+      .Poll(0, 1, kP)
+      .Poll(1, 2, kW)
+      .Poll(2, 2, kP)
+      .End(CallResult::kPending)
+      .Wake(1, 2, WakeCause::kExternal, {})
+      .Wake(0, 1, WakeCause::kProbe, {0, 0})
+      .Begin(1, 3)
+      .Poll(2, 3, kP)
+      .End(CallResult::kPending)
+      .observation();
+}
+
+// A run whose calls have the wakers that WakeFacts gives its children (1
+// and 2, besides 0), and the protocol walk a C++ composite's run adds to its
+// digest.
+ObservedRun CallersWithTheChildrensWakers() {
+  const Observation o = Events(1)
+                            .Begin(0, 0)
+                            .Poll(0, 0, kP)
+                            .End(CallResult::kPending)
+                            .Begin(1, 1)
+                            .Poll(0, 1, kP)
+                            .End(CallResult::kPending)
+                            .Begin(2, 2)
+                            .Poll(0, 2, kP)
+                            .End(CallResult::kPending)
+                            .observation();
+  const auto bad = CheckObservationShape(o);
+  EXPECT_FALSE(bad.has_value()) << bad->reason << " at " << bad->offset;
+  ObservedRun run = DigestObservation(o);
+  run.protocols = {"a", "b"};
+  run.protocol_steps = 7;
+  run.protocol_resume_failure = 1;
+  return run;
+}
+
+// The digest into the storage of an earlier run, as CheckRun and the fuzz
+// target digest run after run on one thread (DigestObservation(o, run)),
+// equals a fresh digest of the same observation: nothing of the run before
+// is left (its calls' wakers, its protocol walk), and a run with wake facts
+// leaves none behind.
+RC_GTEST_PROP(PollObservationDigest, DigestIntoAnEarlierRunEqualsAFreshOne,
+              (const PollScript& first, const PollScript& second)) {
+  const Observation facts = WakeFacts();
+  RC_ASSERT(!CheckObservationShape(facts).has_value());
+  const Observation a = ObserveSelectAll(first);
+  const Observation b = ObserveSelectAll(second);
+  ObservedRun run = CallersWithTheChildrensWakers();
+  DigestObservation(facts, run);
+  if (const auto d = FirstDifference(run, DigestObservation(facts))) {
+    RC_FAIL("the wake facts after another run differ in " + *d);
+  }
+  DigestObservation(a, run);
+  DigestObservation(b, run);
+  if (const auto d = FirstDifference(run, DigestObservation(b))) {
+    RC_FAIL("after two runs, the digest differs in " + *d);
+  }
+  DigestObservation(facts, run);
+  if (const auto d = FirstDifference(run, DigestObservation(facts))) {
+    RC_FAIL("the wake facts after a run differ in " + *d);
+  }
 }
 
 TEST(PollObservationShape, NamesTheFirstEventOutOfPlace) {
