@@ -296,6 +296,88 @@ TEST(RunBlocks, ARunOfEightyBytesGoesToTheKernel) {
   }
 }
 
+// A regular window (records of one value length) asks Accepts only about a
+// value other than the last one it accepted: what it remembers must be a
+// value Accepts accepted, never a default. Runs of one value of each length
+// 1..7 with one zero, which Accepts refuses, at every record of the first
+// three windows (the first regular window starts after the first window's
+// records): the kernel stops at the zero's record, with every value before
+// it.
+TEST(RunBlocks, ARegularWindowStopsAtAValueAcceptsRefuses) {
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr std::size_t kRecords = 200;
+  struct RefusesZero {
+    bool operator()(std::int64_t value) const { return value != 0; }
+    bool Accepts(std::int64_t value) const { return value != 0; }
+  };
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
+      const auto value = std::int64_t{1} << (7 * (width - 1));
+      for (std::size_t zero = 0; zero < 3 * 64 / (width + 1); ++zero) {
+        std::vector<std::uint8_t> input;
+        for (std::size_t r = 0; r < kRecords; ++r) {
+          if (r != 0) input.push_back(kTag);
+          input.insert(input.end(), width - 1, 0x80);
+          input.push_back(r == zero ? 0x00 : 0x01);
+        }
+        const std::uint8_t* begin = input.data();
+        const std::uint8_t* end = begin + input.size();
+        std::vector<std::int64_t> out;
+        const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
+            level, begin, end, end, kTag, out, RefusesZero{});
+        ASSERT_EQ(p - begin, static_cast<std::ptrdiff_t>(zero * (width + 1)))
+            << KernelLevelName(level) << ", width " << width << ", zero at "
+            << zero;
+        ASSERT_EQ(out, std::vector<std::int64_t>(zero, value))
+            << KernelLevelName(level) << ", width " << width << ", zero at "
+            << zero;
+      }
+    }
+  }
+}
+
+// The regular windows are used: over a run of one value of each length
+// 1..7, Accepts is asked about every record of the first window (the bitmap
+// path) and never again. A kernel that never finds a window regular asks
+// about every record.
+TEST(RunBlocks, ARunOfOneValueIsTakenByRegularWindows) {
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr std::size_t kRecords = 200;
+  struct CountsAccepts {
+    std::size_t* asked;
+    bool operator()(std::int64_t) const { return true; }
+    bool Accepts(std::int64_t) const {
+      ++*asked;
+      return true;
+    }
+  };
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
+      std::vector<std::uint8_t> input;
+      for (std::size_t r = 0; r < kRecords; ++r) {
+        if (r != 0) input.push_back(kTag);
+        input.insert(input.end(), width - 1, 0xFF);
+        input.push_back(0x7F);
+      }
+      const std::uint8_t* begin = input.data();
+      const std::uint8_t* end = begin + input.size();
+      std::vector<std::int64_t> out;
+      std::size_t asked = 0;
+      const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
+          level, begin, end, end, kTag, out, CountsAccepts{&asked});
+      const std::size_t taken = out.size();
+      EXPECT_GT(taken, kRecords - 80 / (width + 1) - 1)
+          << KernelLevelName(level) << ", width " << width;
+      EXPECT_EQ(p - begin, static_cast<std::ptrdiff_t>(taken * (width + 1)));
+      EXPECT_EQ(asked, 64 / (width + 1))
+          << KernelLevelName(level) << ", width " << width << ": asked about "
+          << asked << " of " << taken << " records";
+    }
+  }
+}
+
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {
   EXPECT_TRUE(rc::check("RunBlocks portable",
                         [] { CheckRunAt(KernelLevel::kPortable); }));

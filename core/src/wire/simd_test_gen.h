@@ -46,13 +46,17 @@ inline void AppendVarint(std::vector<std::uint8_t>& out, int length) {
 
 // A run's bytes from its first value: mostly the run's tag between values,
 // maybe a foreign tag (one or two bytes) at one record, maybe an 11-byte
-// varint, maybe cut anywhere.
+// varint, maybe cut anywhere. Value lengths are drawn per record, or kept
+// for stretches (a length changes at one record in `stretch`), so that
+// whole windows of one length occur, as in real runs.
 inline std::vector<std::uint8_t> GenRunBytes(std::uint8_t tag_byte) {
   std::vector<std::uint8_t> out;
   const auto records = *rc::gen::resize(100, rc::gen::inRange<int>(0, 200));
   const auto foreign_at = *rc::gen::resize(100, rc::gen::inRange<int>(1, 600));
   const bool foreign_long = *rc::gen::arbitrary<bool>();
   const auto too_long_at = *rc::gen::resize(100, rc::gen::inRange<int>(0, 800));
+  const auto stretch = *rc::gen::element<int>(1, 1, 10, 60);
+  int length = 0;
   for (int i = 0; i < records; ++i) {
     if (i == foreign_at && foreign_long) {
       // A two-byte tag, maybe ending in the run's tag byte.
@@ -63,16 +67,18 @@ inline std::vector<std::uint8_t> GenRunBytes(std::uint8_t tag_byte) {
     } else if (i != 0) {
       out.push_back(tag_byte);
     }
-    AppendVarint(out, i == too_long_at
-                          ? 11
-                          : *rc::gen::weightedElement<int>({{6, 1},
-                                                            {6, 2},
-                                                            {4, 3},
-                                                            {1, 4},
-                                                            {1, 5},
-                                                            {1, 8},
-                                                            {1, 9},
-                                                            {2, 10}}));
+    if (length == 0 || *rc::gen::inRange(0, stretch) == 0) {
+      length = *rc::gen::weightedElement<int>({{6, 1},
+                                               {6, 2},
+                                               {4, 3},
+                                               {1, 4},
+                                               {1, 5},
+                                               {1, 7},
+                                               {1, 8},
+                                               {1, 9},
+                                               {2, 10}});
+    }
+    AppendVarint(out, i == too_long_at ? 11 : length);
   }
   if (!out.empty() && *rc::gen::inRange(0, 4) == 0) {
     out.resize(*rc::gen::inRange<std::size_t>(0, out.size()));

@@ -8,6 +8,17 @@
 // one pext), as the packed block decoder does (DecodeVarintBlocks). The same
 // bitmap design as the packed decoders, applied to the unpacked run.
 //
+// A window whose records all have the length L of the last one taken (a
+// regular window: a run of counters, ids or one enum value) skips the bitmap.
+// Its bytes follow a pattern of period L + 1 (continuation bits, terminator,
+// tag), checked eight bytes at a time; then each record's value is gathered
+// for its known length, with no branch per record, and a keep with Accepts is
+// asked only about values other than the last it accepted. If the pattern
+// breaks, one 8-byte load per record checks each record up to the break, and
+// the bitmap takes the rest of the window. That is the portable level's fast
+// path (without it a record costs two bit scans, a table lookup and a full
+// 7-bit gather), and the avx2 level's for keeps that make calls.
+//
 // A value is taken only with the run's tag right after it, so the kernel
 // always stops at the start of a value (whose tag it read): the record loop
 // of ParseVarintRun reads that value one record at a time, and finds there
@@ -18,6 +29,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "fairwire/wire/internal/kinds.h"
@@ -28,6 +41,169 @@ namespace fairwire::wire::internal {
 // Values buffered on the stack between appends to the output vector (no
 // zero-fill of the output, one append per few blocks).
 inline constexpr std::size_t kRunBlocksBuffer = 256;
+
+// The longest value a regular window takes: the value and the run's tag
+// after it fit in one 8-byte load.
+inline constexpr std::size_t kMaxRegularLength = 7;
+
+// The value of the L-byte varint at the low bytes of `word`. At the
+// portable level a value of up to 3 bytes takes one shift and mask per byte;
+// a longer one Ops::Gather's steps, on its L bytes.
+template <typename Ops, std::size_t L>
+[[gnu::always_inline]] inline std::uint64_t GatherLength(std::uint64_t word) {
+  if constexpr (std::is_same_v<Ops, PortableBlockOps> && L <= 3) {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < L; ++i) {
+      value |= (word >> i) & (std::uint64_t{0x7F} << (7 * i));
+    }
+    return value;
+  } else {
+    return Ops::Gather(word & ((std::uint64_t{1} << (8 * L)) - 1));
+  }
+}
+
+// How a regular window ended.
+enum class RegularWindow {
+  kWhole,      // every record of the window taken
+  kIrregular,  // stopped at a record of another shape (its value at p)
+  kRefused,    // Accepts refused the value at p
+};
+
+// The 8-byte words of a window of records of L-byte values (L + 1 bytes
+// each with the tag), word by word: the bits compared (the high bits of the
+// value bytes and the whole tag byte, nothing past the last whole record),
+// the continuation bits expected among them (set but in a value's last
+// byte), and the tag bytes.
+template <std::size_t L>
+struct RegularPattern {
+  static constexpr std::size_t kRecord = L + 1;
+  static constexpr std::size_t kRecords = 64 / kRecord;
+  std::uint64_t compared[8] = {};
+  std::uint64_t continuations[8] = {};
+  std::uint64_t tags[8] = {};
+
+  static constexpr RegularPattern Make() {
+    RegularPattern pattern;
+    for (std::size_t b = 0; b < kRecords * kRecord; ++b) {
+      const std::size_t at = b % kRecord;
+      const int shift = static_cast<int>(8 * (b % 8));
+      if (at == L) {
+        pattern.compared[b / 8] |= std::uint64_t{0xFF} << shift;
+        pattern.tags[b / 8] |= std::uint64_t{0xFF} << shift;
+      } else {
+        pattern.compared[b / 8] |= std::uint64_t{0x80} << shift;
+        if (at + 1 < L) {
+          pattern.continuations[b / 8] |= std::uint64_t{0x80} << shift;
+        }
+      }
+    }
+    return pattern;
+  }
+};
+
+// Takes the records of the window at p while each is an L-byte value and
+// the run's tag: at most the 64 / (L + 1) whose bytes lie in the window, as
+// the bitmap would. The whole window is checked first, eight bytes at a
+// time; if it is not regular all through, record by record, one load and
+// one compare each (its L - 1 continuation bits, its terminator and the tag
+// byte). `last_kept` is a value Accepts accepted (a keep with Accepts is
+// asked only about another; a closed enum's run usually repeats its
+// values), updated as it goes.
+template <FieldKind K, typename Ops, std::size_t L, typename Keep>
+[[gnu::always_inline]] inline RegularWindow TakeRegularWindow(
+    const std::uint8_t*& p, std::uint8_t tag_byte,
+    typename KindTraits<K>::Type* buffer, std::size_t& buffered,
+    typename KindTraits<K>::Type& last_kept, const Keep& keep) {
+  using T = typename KindTraits<K>::Type;
+  using Pattern = RegularPattern<L>;
+  static constexpr Pattern kPattern = Pattern::Make();
+  const std::uint64_t tags = std::uint64_t{tag_byte} * 0x0101010101010101ull;
+  // Takes the record at p, whose bytes `word` starts with. False if Accepts
+  // refused its value.
+  const auto take = [&](std::uint64_t word) {
+    const T value =
+        static_cast<T>(KindTraits<K>::Convert(GatherLength<Ops, L>(word)));
+    if constexpr (requires { keep.Accepts(value); }) {
+      if (value != last_kept) {
+        if (!keep.Accepts(value)) return false;
+        last_kept = value;
+      }
+      buffer[buffered++] = value;
+    } else {
+      if (keep(value)) buffer[buffered++] = value;
+    }
+    p += Pattern::kRecord;
+    return true;
+  };
+  std::uint64_t differ = 0;
+  for (std::size_t w = 0; w < 8; ++w) {
+    const std::uint64_t expected =
+        kPattern.continuations[w] | (tags & kPattern.tags[w]);
+    differ |= (LoadFixed64(p + 8 * w) ^ expected) & kPattern.compared[w];
+  }
+  if (differ == 0) {
+    if constexpr (requires(T value) { keep.Accepts(value); }) {
+      // Every value decoded, then asked about only if one differs from
+      // last_kept: no branch per record.
+      T* const values = buffer + buffered;
+      T others = 0;
+#pragma GCC unroll 32
+      for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+        values[i] = static_cast<T>(KindTraits<K>::Convert(
+            GatherLength<Ops, L>(LoadFixed64(p + i * Pattern::kRecord))));
+        others |= values[i] ^ last_kept;
+      }
+      if (others != 0) {
+        for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+          if (values[i] == last_kept) continue;
+          if (!keep.Accepts(values[i])) {
+            buffered += i;
+            p += i * Pattern::kRecord;
+            return RegularWindow::kRefused;
+          }
+          last_kept = values[i];
+        }
+      }
+      buffered += Pattern::kRecords;
+      p += Pattern::kRecords * Pattern::kRecord;
+    } else {
+#pragma GCC unroll 32
+      for (std::size_t i = 0; i < Pattern::kRecords; ++i) take(LoadFixed64(p));
+    }
+    return RegularWindow::kWhole;
+  }
+  // Record by record, up to the first of another shape: one record's bytes,
+  // as the first word holds them.
+  constexpr std::uint64_t kRecordBytes =
+      ~std::uint64_t{0} >> (8 * (8 - Pattern::kRecord));
+  constexpr std::uint64_t kCompared = kPattern.compared[0] & kRecordBytes;
+  const std::uint64_t expected =
+      kPattern.continuations[0] | (tags & kPattern.tags[0] & kRecordBytes);
+  for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+    const std::uint64_t word = LoadFixed64(p);
+    if (((word ^ expected) & kCompared) != 0) return RegularWindow::kIrregular;
+    if (!take(word)) return RegularWindow::kRefused;
+  }
+  return RegularWindow::kWhole;
+}
+
+// TakeRegularWindow for the run-time length 1..kMaxRegularLength (one
+// instance per length, L = Index + 1).
+template <FieldKind K, typename Ops, typename Keep, std::size_t... Index>
+[[gnu::always_inline]] inline RegularWindow TakeRegularWindowOf(
+    std::size_t length, const std::uint8_t*& p, std::uint8_t tag_byte,
+    typename KindTraits<K>::Type* buffer, std::size_t& buffered,
+    typename KindTraits<K>::Type& last_kept, const Keep& keep,
+    std::index_sequence<Index...>) {
+  RegularWindow taken = RegularWindow::kIrregular;
+  // The instance whose length it is, if any (a fold that stops there).
+  static_cast<void>(((length == Index + 1 &&
+                      (taken = TakeRegularWindow<K, Ops, Index + 1>(
+                           p, tag_byte, buffer, buffered, last_kept, keep),
+                       true)) ||
+                     ...));
+  return taken;
+}
 
 // Takes the records of the run from the value at p (its tag read) while
 // more than 64 bytes of the run's input remain from p and 80 of the whole input
@@ -47,16 +223,29 @@ inline const std::uint8_t* DecodeRunBlocks(
   T buffer[kRunBlocksBuffer];
   std::size_t buffered = 0;
   bool regular = true;
+  // The last record taken: its value length (0: none yet), and its value
+  // if Accepts accepted it.
+  std::size_t last_length = 0;
+  T last_kept{};
   // More than 64 bytes of the run from the window: a tag in the window has
   // a byte after it in the run (the record loop's condition to go on).
   while (regular && end - p > 64 && limit - p >= 64 + 16) {
     const std::uint8_t* const window = p;
-    std::uint64_t mask = Ops::Terminators(window);
     // A window holds at most 32 whole records.
     if (buffered > kRunBlocksBuffer - 32) {
       out.insert(out.end(), buffer, buffer + buffered);
       buffered = 0;
     }
+    if (last_length != 0) {
+      const RegularWindow taken = TakeRegularWindowOf<K, Ops>(
+          last_length, p, tag_byte, buffer, buffered, last_kept, keep,
+          std::make_index_sequence<kMaxRegularLength>());
+      if (taken == RegularWindow::kWhole) continue;
+      if (taken == RegularWindow::kRefused) break;  // the record loop asks
+    }
+    // The bitmap from p on: a regular prefix of the window is taken.
+    std::uint64_t mask =
+        Ops::Terminators(window) & (~std::uint64_t{0} << (p - window));
     for (;;) {
       const std::uint64_t after_value = mask & (mask - 1);
       if (after_value == 0) break;  // no whole record left in the window
@@ -77,9 +266,11 @@ inline const std::uint8_t* DecodeRunBlocks(
           break;
         }
         buffer[buffered++] = value;
+        last_kept = value;
       } else {
         if (keep(value)) buffer[buffered++] = value;
       }
+      last_length = length <= kMaxRegularLength ? length : 0;
       p = tag + 1;
     }
     if (p == window) break;
