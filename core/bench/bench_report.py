@@ -41,11 +41,11 @@ WIRE_GOALS = {
     "packed_fixed64": 0.9,
 }
 # Kernel levels (fairwire::wire::KernelLevel), lowest first, and what each
-# must reach over libprotobuf (issue 15): the issue-5 goals for the vector
-# levels, 2x on packed_int64_10k for the portable scalar one.
+# must reach over libprotobuf (issue 15): the issue-5 goals at every level,
+# with 2x instead of 3x on packed_int64_10k for the portable scalar one.
 KERNEL_LEVELS = ["portable", "avx2", "avx512"]
 LEVEL_GOALS = {
-    "portable": {"packed_int64_10k": 2.0},
+    "portable": {**WIRE_GOALS, "packed_int64_10k": 2.0},
     "avx2": WIRE_GOALS,
     "avx512": WIRE_GOALS,
 }
