@@ -187,21 +187,24 @@ template <FieldKind K, typename Ops, std::size_t L, typename Keep>
   return RegularWindow::kWhole;
 }
 
-// TakeRegularWindow for the run-time length 1..kMaxRegularLength (one
-// instance per length, L = Index + 1).
-template <FieldKind K, typename Ops, typename Keep, std::size_t... Index>
+// The lengths a regular window takes, 1..kMaxRegularLength.
+using RegularLengths = std::index_sequence<1, 2, 3, 4, 5, 6, 7>;
+static_assert(RegularLengths::size() == kMaxRegularLength);
+
+// TakeRegularWindow for the run-time length (one instance per length L).
+template <FieldKind K, typename Ops, typename Keep, std::size_t... L>
 [[gnu::always_inline]] inline RegularWindow TakeRegularWindowOf(
     std::size_t length, const std::uint8_t*& p, std::uint8_t tag_byte,
     typename KindTraits<K>::Type* buffer, std::size_t& buffered,
     typename KindTraits<K>::Type& last_kept, const Keep& keep,
-    std::index_sequence<Index...>) {
+    std::index_sequence<L...>) {
   RegularWindow taken = RegularWindow::kIrregular;
   // The instance whose length it is, if any (a fold that stops there).
-  static_cast<void>(((length == Index + 1 &&
-                      (taken = TakeRegularWindow<K, Ops, Index + 1>(
-                           p, tag_byte, buffer, buffered, last_kept, keep),
-                       true)) ||
-                     ...));
+  static_cast<void>(
+      ((length == L && (taken = TakeRegularWindow<K, Ops, L>(
+                            p, tag_byte, buffer, buffered, last_kept, keep),
+                        true)) ||
+       ...));
   return taken;
 }
 
@@ -239,7 +242,7 @@ inline const std::uint8_t* DecodeRunBlocks(
     if (last_length != 0) {
       const RegularWindow taken = TakeRegularWindowOf<K, Ops>(
           last_length, p, tag_byte, buffer, buffered, last_kept, keep,
-          std::make_index_sequence<kMaxRegularLength>());
+          RegularLengths());
       if (taken == RegularWindow::kWhole) continue;
       if (taken == RegularWindow::kRefused) break;  // the record loop asks
     }
