@@ -337,43 +337,130 @@ TEST(RunBlocks, ARegularWindowStopsAtAValueAcceptsRefuses) {
   }
 }
 
+// A keep that keeps every value and counts the questions Accepts is asked.
+struct CountsAccepts {
+  std::size_t* asked;
+  bool operator()(std::int64_t) const { return true; }
+  bool Accepts(std::int64_t) const {
+    ++*asked;
+    return true;
+  }
+};
+
+// DecodeRunBlocksAt at `level` over a run of `records` records of tag 0x08
+// and `width`-byte values (0x80 bytes, then last_byte(r)), with CountsAccepts.
+struct CountedKernelRun {
+  std::ptrdiff_t stopped = 0;      // where the kernel stopped, from the run
+  std::vector<std::int64_t> out;   // what it took
+  std::vector<std::int64_t> want;  // every record's value
+  std::size_t asked = 0;           // questions to Accepts
+};
+template <typename LastByte>
+CountedKernelRun RunCountingAccepts(KernelLevel level, std::size_t width,
+                                    std::size_t records,
+                                    const LastByte& last_byte) {
+  constexpr std::uint8_t kTag = 0x08;
+  std::vector<std::uint8_t> input;
+  CountedKernelRun run;
+  for (std::size_t r = 0; r < records; ++r) {
+    if (r != 0) input.push_back(kTag);
+    input.insert(input.end(), width - 1, 0x80);
+    const auto last = static_cast<std::uint8_t>(last_byte(r));
+    input.push_back(last);
+    run.want.push_back(std::int64_t{last} << (7 * (width - 1)));
+  }
+  const std::uint8_t* begin = input.data();
+  const std::uint8_t* end = begin + input.size();
+  const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
+      level, begin, end, end, kTag, run.out, CountsAccepts{&run.asked});
+  run.stopped = p - begin;
+  return run;
+}
+
 // The regular windows are used: over a run of one value of each length
 // 1..7, Accepts is asked about every record of the first window (the bitmap
 // path) and never again. A kernel that never finds a window regular asks
-// about every record.
-TEST(RunBlocks, ARunOfOneValueIsTakenByRegularWindows) {
-  constexpr std::uint8_t kTag = 0x08;
-  constexpr std::size_t kRecords = 200;
-  struct CountsAccepts {
-    std::size_t* asked;
-    bool operator()(std::int64_t) const { return true; }
-    bool Accepts(std::int64_t) const {
-      ++*asked;
-      return true;
-    }
-  };
+// about every record. And a regular run whose values change (two of one
+// length, alternating) is taken window after window, past the kernel's
+// buffer of 256 values, each value right, with Accepts asked about every
+// value, since each differs from the last it accepted.
+TEST(RunBlocks, RegularWindowsTakeRunsAndAskAboutNewValuesOnly) {
   for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
     if (!CpuSupports(level)) continue;
     for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
-      std::vector<std::uint8_t> input;
-      for (std::size_t r = 0; r < kRecords; ++r) {
-        if (r != 0) input.push_back(kTag);
-        input.insert(input.end(), width - 1, 0xFF);
-        input.push_back(0x7F);
+      const std::string where = std::string(KernelLevelName(level)) +
+                                ", width " + std::to_string(width);
+      // Taken while more than 64 bytes of the run remain: all but the
+      // records of its last 80 bytes, at most.
+      const std::size_t tail = 80 / (width + 1) + 1;
+      const CountedKernelRun one =
+          RunCountingAccepts(level, width, 200, [](std::size_t) { return 1; });
+      ASSERT_GT(one.out.size(), 200 - tail) << where;
+      EXPECT_EQ(one.stopped,
+                static_cast<std::ptrdiff_t>(one.out.size() * (width + 1)))
+          << where;
+      EXPECT_EQ(one.asked, 64 / (width + 1))
+          << where << ": asked about " << one.asked << " of " << one.out.size()
+          << " records";
+
+      const CountedKernelRun two = RunCountingAccepts(
+          level, width, 600, [](std::size_t r) { return 1 + r % 2; });
+      ASSERT_GT(two.out.size(), 600 - tail) << where;
+      EXPECT_EQ(two.stopped,
+                static_cast<std::ptrdiff_t>(two.out.size() * (width + 1)))
+          << where;
+      EXPECT_TRUE(std::equal(two.out.begin(), two.out.end(), two.want.begin()))
+          << where;
+      EXPECT_EQ(two.asked, two.out.size()) << where;
+    }
+  }
+}
+
+// A regular window checks every byte of its records: a run of one value
+// length 1..7 whose tag after record `foreign` is another field's (another
+// field number, or only another wire type: one bit apart), at every record of
+// the first three windows; the values' last byte is 0x01, or the tag byte
+// itself (so that the run's bytes would pass a check in the wrong phase).
+// The kernel stops at that record's value, having taken the ones before it;
+// a window taken as regular with any byte unchecked takes the foreign record
+// too.
+TEST(RunBlocks, ARegularWindowStopsBeforeAForeignTagAtEveryByte) {
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr std::size_t kRecords = 200;
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    for (const std::uint8_t foreign_tag :
+         {std::uint8_t{0x10}, std::uint8_t{kTag | 1}}) {
+      for (const std::uint8_t last : {std::uint8_t{0x01}, kTag}) {
+        for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
+          const auto value = std::int64_t{last} << (7 * (width - 1));
+          for (std::size_t foreign = 0; foreign < 3 * 64 / (width + 1);
+               ++foreign) {
+            std::vector<std::uint8_t> input;
+            for (std::size_t r = 0; r < kRecords; ++r) {
+              if (r != 0)
+                input.push_back(r == foreign + 1 ? foreign_tag : kTag);
+              input.insert(input.end(), width - 1, 0x80);
+              input.push_back(last);
+            }
+            const std::uint8_t* begin = input.data();
+            const std::uint8_t* end = begin + input.size();
+            std::vector<std::int64_t> out;
+            const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
+                level, begin, end, end, kTag, out,
+                [](std::int64_t) { return true; });
+            const std::string where =
+                std::string(KernelLevelName(level)) + ", width " +
+                std::to_string(width) + ", value byte " + std::to_string(last) +
+                ", tag " + std::to_string(foreign_tag) + " after record " +
+                std::to_string(foreign);
+            ASSERT_EQ(p - begin,
+                      static_cast<std::ptrdiff_t>(foreign * (width + 1)))
+                << where;
+            ASSERT_EQ(out, std::vector<std::int64_t>(foreign, value)) << where;
+          }
+        }
       }
-      const std::uint8_t* begin = input.data();
-      const std::uint8_t* end = begin + input.size();
-      std::vector<std::int64_t> out;
-      std::size_t asked = 0;
-      const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
-          level, begin, end, end, kTag, out, CountsAccepts{&asked});
-      const std::size_t taken = out.size();
-      EXPECT_GT(taken, kRecords - 80 / (width + 1) - 1)
-          << KernelLevelName(level) << ", width " << width;
-      EXPECT_EQ(p - begin, static_cast<std::ptrdiff_t>(taken * (width + 1)));
-      EXPECT_EQ(asked, 64 / (width + 1))
-          << KernelLevelName(level) << ", width " << width << ": asked about "
-          << asked << " of " << taken << " records";
     }
   }
 }

@@ -13,9 +13,8 @@
 // Its bytes follow a pattern of period L + 1 (continuation bits, terminator,
 // tag), checked eight bytes at a time; then each record's value is gathered
 // for its known length, with no branch per record, and a keep with Accepts is
-// asked only about values other than the last it accepted. If the pattern
-// breaks, one 8-byte load per record checks each record up to the break, and
-// the bitmap takes the rest of the window. That is the portable level's fast
+// asked only about values other than the last it accepted. A window that
+// breaks the pattern goes to the bitmap. That is the portable level's fast
 // path (without it a record costs two bit scans, a table lookup and a full
 // 7-bit gather), and the avx2 level's for keeps that make calls.
 //
@@ -65,8 +64,8 @@ template <typename Ops, std::size_t L>
 // How a regular window ended.
 enum class RegularWindow {
   kWhole,      // every record of the window taken
-  kIrregular,  // stopped at a record of another shape (its value at p)
-  kRefused,    // Accepts refused the value at p
+  kIrregular,  // not a regular window: nothing taken
+  kRefused,    // Accepts refused the value at p (the records before it taken)
 };
 
 // The 8-byte words of a window of records of L-byte values (L + 1 bytes
@@ -101,14 +100,14 @@ struct RegularPattern {
   }
 };
 
-// Takes the records of the window at p while each is an L-byte value and
-// the run's tag: at most the 64 / (L + 1) whose bytes lie in the window, as
-// the bitmap would. The whole window is checked first, eight bytes at a
-// time; if it is not regular all through, record by record, one load and
-// one compare each (its L - 1 continuation bits, its terminator and the tag
-// byte). `last_kept` is a value Accepts accepted (a keep with Accepts is
-// asked only about another; a closed enum's run usually repeats its
-// values), updated as it goes.
+// Takes the 64 / (L + 1) records of the window at p (those whose bytes lie
+// in it, as the bitmap would) if each is an L-byte value and the run's tag:
+// the window's bytes are checked against the pattern eight at a time, then
+// every value is decoded, with no branch per record. A keep with Accepts is
+// asked only about values other than `last_kept` (a value it accepted; a
+// closed enum's run mostly repeats its values), which follows the last value
+// it accepted. A window that breaks the pattern anywhere is left whole to the
+// bitmap (kIrregular).
 template <FieldKind K, typename Ops, std::size_t L, typename Keep>
 [[gnu::always_inline]] inline RegularWindow TakeRegularWindow(
     const std::uint8_t*& p, std::uint8_t tag_byte,
@@ -118,72 +117,45 @@ template <FieldKind K, typename Ops, std::size_t L, typename Keep>
   using Pattern = RegularPattern<L>;
   static constexpr Pattern kPattern = Pattern::Make();
   const std::uint64_t tags = std::uint64_t{tag_byte} * 0x0101010101010101ull;
-  // Takes the record at p, whose bytes `word` starts with. False if Accepts
-  // refused its value.
-  const auto take = [&](std::uint64_t word) {
-    const T value =
-        static_cast<T>(KindTraits<K>::Convert(GatherLength<Ops, L>(word)));
-    if constexpr (requires { keep.Accepts(value); }) {
-      if (value != last_kept) {
-        if (!keep.Accepts(value)) return false;
-        last_kept = value;
-      }
-      buffer[buffered++] = value;
-    } else {
-      if (keep(value)) buffer[buffered++] = value;
-    }
-    p += Pattern::kRecord;
-    return true;
-  };
   std::uint64_t differ = 0;
   for (std::size_t w = 0; w < 8; ++w) {
     const std::uint64_t expected =
         kPattern.continuations[w] | (tags & kPattern.tags[w]);
     differ |= (LoadFixed64(p + 8 * w) ^ expected) & kPattern.compared[w];
   }
-  if (differ == 0) {
-    if constexpr (requires(T value) { keep.Accepts(value); }) {
-      // Every value decoded, then asked about only if one differs from
-      // last_kept: no branch per record.
-      T* const values = buffer + buffered;
-      T others = 0;
+  if (differ != 0) return RegularWindow::kIrregular;
+  const auto value_at = [&](std::size_t i) {
+    return static_cast<T>(KindTraits<K>::Convert(
+        GatherLength<Ops, L>(LoadFixed64(p + i * Pattern::kRecord))));
+  };
+  if constexpr (requires(T value) { keep.Accepts(value); }) {
+    T* const values = buffer + buffered;
+    T others = 0;
 #pragma GCC unroll 32
-      for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
-        values[i] = static_cast<T>(KindTraits<K>::Convert(
-            GatherLength<Ops, L>(LoadFixed64(p + i * Pattern::kRecord))));
-        others |= values[i] ^ last_kept;
-      }
-      if (others != 0) {
-        for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
-          if (values[i] == last_kept) continue;
-          if (!keep.Accepts(values[i])) {
-            buffered += i;
-            p += i * Pattern::kRecord;
-            return RegularWindow::kRefused;
-          }
-          last_kept = values[i];
-        }
-      }
-      buffered += Pattern::kRecords;
-      p += Pattern::kRecords * Pattern::kRecord;
-    } else {
-#pragma GCC unroll 32
-      for (std::size_t i = 0; i < Pattern::kRecords; ++i) take(LoadFixed64(p));
+    for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+      values[i] = value_at(i);
+      others |= values[i] ^ last_kept;
     }
-    return RegularWindow::kWhole;
+    if (others != 0) {
+      for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+        if (values[i] == last_kept) continue;
+        if (!keep.Accepts(values[i])) {
+          buffered += i;
+          p += i * Pattern::kRecord;
+          return RegularWindow::kRefused;
+        }
+        last_kept = values[i];
+      }
+    }
+    buffered += Pattern::kRecords;
+  } else {
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+      const T value = value_at(i);
+      if (keep(value)) buffer[buffered++] = value;
+    }
   }
-  // Record by record, up to the first of another shape: one record's bytes,
-  // as the first word holds them.
-  constexpr std::uint64_t kRecordBytes =
-      ~std::uint64_t{0} >> (8 * (8 - Pattern::kRecord));
-  constexpr std::uint64_t kCompared = kPattern.compared[0] & kRecordBytes;
-  const std::uint64_t expected =
-      kPattern.continuations[0] | (tags & kPattern.tags[0] & kRecordBytes);
-  for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
-    const std::uint64_t word = LoadFixed64(p);
-    if (((word ^ expected) & kCompared) != 0) return RegularWindow::kIrregular;
-    if (!take(word)) return RegularWindow::kRefused;
-  }
+  p += Pattern::kRecords * Pattern::kRecord;
   return RegularWindow::kWhole;
 }
 
@@ -246,9 +218,7 @@ inline const std::uint8_t* DecodeRunBlocks(
       if (taken == RegularWindow::kWhole) continue;
       if (taken == RegularWindow::kRefused) break;  // the record loop asks
     }
-    // The bitmap from p on: a regular prefix of the window is taken.
-    std::uint64_t mask =
-        Ops::Terminators(window) & (~std::uint64_t{0} << (p - window));
+    std::uint64_t mask = Ops::Terminators(window);
     for (;;) {
       const std::uint64_t after_value = mask & (mask - 1);
       if (after_value == 0) break;  // no whole record left in the window
