@@ -255,11 +255,80 @@ class _Finder:
             self.visit_points(cursor, function, parents)
         inner = parents + (kind,)
         # The condition of an if constexpr (its first child) is a constant;
-        # its branches are code.
+        # its branches are code. So are template arguments written in an
+        # expression (`Take<L + 1>(x)`, `s.template f<2 * N>()`).
         constant_condition = kind == "IF_STMT" and self.if_constexpr(cursor)
+        arguments = [] if constant else self.template_argument_spans(cursor)
         for i, child in enumerate(cursor.get_children()):
+            start = child.extent.start.offset
+            in_arguments = any(a < start < b for a, b in arguments)
             self.visit(child, function,
-                       constant or (constant_condition and i == 0), inner)
+                       constant or in_arguments or
+                       (constant_condition and i == 0), inner)
+
+    # Names whose explicit template arguments may follow in an expression:
+    # the expression's own name, or a child naming the template.
+    _NAMES = ("DECL_REF_EXPR", "MEMBER_REF_EXPR")
+    _TEMPLATE_NAMES = ("TEMPLATE_REF", "OVERLOADED_DECL_REF")
+
+    @staticmethod
+    def angle_span(tokens, i: int):
+        """(start, end) offsets of the template argument list that
+        tokens[i] opens if it is a `<`: to its matching `>` (angle brackets
+        inside parentheses, brackets or braces are operators), else None."""
+        if i >= len(tokens) or tokens[i].spelling != "<":
+            return None
+        angles = nesting = 0
+        for tok in tokens[i:]:
+            s = tok.spelling
+            if s in ("(", "[", "{"):
+                nesting += 1
+            elif s in (")", "]", "}"):
+                nesting -= 1
+            elif nesting == 0 and s == "<":
+                angles += 1
+            elif nesting == 0 and s in (">", ">>"):
+                angles -= len(s)
+                if angles <= 0:
+                    return tokens[i].extent.start.offset, tok.extent.end.offset
+        return None
+
+    def template_argument_spans(self, cursor) -> list[tuple[int, int]]:
+        """The template argument lists written in `cursor` itself: after the
+        name of a DECL_REF_EXPR or MEMBER_REF_EXPR, or after a child naming a
+        template (`std::make_index_sequence<3>()`). Their children are
+        constant expressions."""
+        kind = cursor.kind.name
+        children = list(cursor.get_children())
+        ends = [c.extent.end.offset for c in children
+                if c.kind.name in self._TEMPLATE_NAMES]
+        if kind not in self._NAMES and not ends:
+            return []
+        tokens = list(cursor.get_tokens())
+        if kind in self._NAMES:
+            # The name itself, after a member's object: the last token
+            # spelled as the name before a `<`, or (a dependent member,
+            # unnamed here) the first `<`.
+            after = cursor.extent.start.offset
+            if (kind == "MEMBER_REF_EXPR" and children
+                    and children[0].extent.start.offset == after):
+                after = children[0].extent.end.offset
+            names = [k for k in range(1, len(tokens))
+                     if tokens[k].spelling == "<"
+                     and tokens[k].extent.start.offset >= after
+                     and (not cursor.spelling
+                          or tokens[k - 1].spelling == cursor.spelling)]
+            if names:
+                k = names[0] if not cursor.spelling else names[-1]
+                ends.append(tokens[k - 1].extent.end.offset)
+        spans = []
+        for end in ends:
+            i = next((k for k, t in enumerate(tokens)
+                      if t.extent.start.offset >= end), None)
+            span = self.angle_span(tokens, i) if i is not None else None
+            if span is not None:
+                spans.append(span)
+        return spans
 
     @staticmethod
     def if_constexpr(cursor) -> bool:

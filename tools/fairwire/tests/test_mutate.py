@@ -20,7 +20,7 @@ TOOL_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TOOL_DIR))
 
 from runner import cli  # noqa: E402
-from runner.mutation_points import Edit, Point  # noqa: E402
+from runner.mutation_points import Edit, Point, find_points  # noqa: E402
 from runner.mutation_schemata import rewrite  # noqa: E402
 from runner.mutate import failure_summary, repeated_stems  # noqa: E402
 
@@ -127,6 +127,56 @@ class Schemata(unittest.TestCase):
         ror = self.point(4, 19, 24, "ror", [Edit(21, 22, "<=")])
         rewritten = rewrite(text, [ror], "/h.h")
         self.assertEqual(rewritten.line_points, {3: {4}})
+
+
+class TemplateArguments(unittest.TestCase):
+    """A template argument written in an expression is a constant
+    expression: a mutant there does not compile, so it holds no point. The
+    expression around it keeps its points."""
+
+    SOURCE = """#include <cstddef>
+#include <utility>
+template <std::size_t L> int Take(int x) { return x + static_cast<int>(L); }
+struct S {
+  template <std::size_t L> int Take(int x) const { return x - static_cast<int>(L); }
+};
+template <std::size_t... Index>
+int Of(std::size_t length, std::index_sequence<Index...>) {
+  int taken = 0;
+  static_cast<void>(((length == Index + 1 && (taken = Take<Index + 1>(3), true)) || ...));
+  return taken;
+}
+template <typename T> int M(const T& s, int v) {
+  return s.template Take<2 + 1>(v) + Take<(3 > 1) + 1>(v);
+}
+int g(int v) {
+  return Of(2, std::make_index_sequence<3 + 1>()) + Take<4 + 1>(v) + M(S{}, v + 7);
+}
+"""
+
+    def test_no_point_in_a_template_argument(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            where = Path(tmp)
+            src = where / "a.cc"
+            src.write_text(self.SOURCE)
+            (where / "compile_commands.json").write_text(json.dumps([{
+                "directory": str(where), "file": "a.cc",
+                "command": "g++ -std=c++20 -c a.cc -o a.o"}]))
+            points = find_points(where, where / "compile_commands.json",
+                                 [src])
+        text = self.SOURCE.encode()
+        arguments = [(m, text.index(b">", m)) for m in (
+            text.index(b"Take<Index"), text.index(b"Take<2"),
+            text.index(b"Take<(3"), text.index(b"sequence<3"),
+            text.index(b"Take<4"))]
+        for p in points:
+            for a, b in arguments:
+                self.assertFalse(a < p.start < b + 2,
+                                 f"{p.description} at {p.line}:{p.column}")
+        described = {(p.line, p.description) for p in points}
+        # The fold's comparison and the sum's literal keep their points.
+        self.assertIn((10, "== -> !="), described)
+        self.assertIn((17, "7 -> 8"), described)
 
 
 class BuildFailures(unittest.TestCase):
