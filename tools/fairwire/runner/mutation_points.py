@@ -258,8 +258,10 @@ class _Finder:
         # its branches are code. So are template arguments written in an
         # expression (`Take<L + 1>(x)`, `s.template f<2 * N>()`).
         constant_condition = kind == "IF_STMT" and self.if_constexpr(cursor)
-        arguments = [] if constant else self.template_argument_spans(cursor)
-        for i, child in enumerate(cursor.get_children()):
+        children = list(cursor.get_children())
+        arguments = [] if constant else self.template_argument_spans(
+            cursor, children)
+        for i, child in enumerate(children):
             start = child.extent.start.offset
             in_arguments = any(a < start < b for a, b in arguments)
             self.visit(child, function,
@@ -293,13 +295,14 @@ class _Finder:
                     return tokens[i].extent.start.offset, tok.extent.end.offset
         return None
 
-    def template_argument_spans(self, cursor) -> list[tuple[int, int]]:
+    def template_argument_spans(self, cursor,
+                                children: list) -> list[tuple[int, int]]:
         """The template argument lists written in `cursor` itself: after the
         name of a DECL_REF_EXPR or MEMBER_REF_EXPR, or after a child naming a
-        template (`std::make_index_sequence<3>()`). Their children are
-        constant expressions."""
+        template (`std::make_index_sequence<3>()`), among `children` (the
+        cursor's, listed once by the caller). Their children are constant
+        expressions."""
         kind = cursor.kind.name
-        children = list(cursor.get_children())
         ends = [c.extent.end.offset for c in children
                 if c.kind.name in self._TEMPLATE_NAMES]
         if kind not in self._NAMES and not ends:
