@@ -465,6 +465,72 @@ TEST(RunBlocks, ARegularWindowStopsBeforeAForeignTagAtEveryByte) {
   }
 }
 
+// A keep that keeps every value, with Accepts (as closed enums' runs have)
+// or without.
+template <typename T, bool kWithAccepts>
+struct KeepsEveryValue {
+  bool operator()(T) const { return true; }
+};
+template <typename T>
+struct KeepsEveryValue<T, true> {
+  bool operator()(T) const { return true; }
+  bool Accepts(T) const { return true; }
+};
+
+// The kernel over a regular run of `width`-byte values whose 7-bit groups
+// are all different and none zero (a group gathered to the wrong place, or
+// from the wrong record of a pair read by one load, changes a value), for
+// kind K and keep: it takes all but the records of the last 80 bytes, each
+// value as its bytes say, converted to K (zigzag for sint32).
+template <FieldKind K, bool kWithAccepts>
+void CheckRegularRunOfDistinctGroups(KernelLevel level, std::size_t width) {
+  using T = typename KindTraits<K>::Type;
+  constexpr std::uint8_t kTag = 0x08;
+  constexpr std::size_t kRecords = 300;
+  std::vector<std::uint8_t> input;
+  std::vector<T> want;
+  for (std::size_t r = 0; r < kRecords; ++r) {
+    if (r != 0) input.push_back(kTag);
+    std::uint64_t raw = 0;
+    for (std::size_t i = 0; i < width; ++i) {
+      const auto group = static_cast<std::uint8_t>(1 + (r * 7 + i * 45) % 127);
+      raw |= std::uint64_t{group} << (7 * i);
+      input.push_back(i + 1 < width ? (group | 0x80) : group);
+    }
+    want.push_back(static_cast<T>(KindTraits<K>::Convert(raw)));
+  }
+  const std::uint8_t* begin = input.data();
+  const std::uint8_t* end = begin + input.size();
+  std::vector<T> out;
+  const std::uint8_t* p = DecodeRunBlocksAt<K>(
+      level, begin, end, end, kTag, out, KeepsEveryValue<T, kWithAccepts>{});
+  const std::string where = std::string(KernelLevelName(level)) + ", width " +
+                            std::to_string(width) + ", kind " +
+                            std::to_string(static_cast<int>(K)) +
+                            (kWithAccepts ? ", with Accepts" : "");
+  ASSERT_GT(out.size(), kRecords - (80 / (width + 1) + 1)) << where;
+  EXPECT_EQ(p - begin, static_cast<std::ptrdiff_t>(out.size() * (width + 1)))
+      << where;
+  for (std::size_t r = 0; r < out.size(); ++r) {
+    ASSERT_EQ(out[r], want[r]) << where << ", record " << r;
+  }
+}
+
+// Regular windows decode every 7-bit group of every record, at each length
+// 1..7 (up to 3, two records per load), for 64-bit, zigzag and enum kinds,
+// with and without Accepts.
+TEST(RunBlocks, RegularWindowsDecodeEveryGroupOfEveryRecord) {
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
+      CheckRegularRunOfDistinctGroups<FieldKind::kInt64, false>(level, width);
+      CheckRegularRunOfDistinctGroups<FieldKind::kInt64, true>(level, width);
+      CheckRegularRunOfDistinctGroups<FieldKind::kSint32, false>(level, width);
+      CheckRegularRunOfDistinctGroups<FieldKind::kEnum, true>(level, width);
+    }
+  }
+}
+
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {
   EXPECT_TRUE(rc::check("RunBlocks portable",
                         [] { CheckRunAt(KernelLevel::kPortable); }));
