@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "fairwire/wire/internal/enum_bitmap.h"
+#include "fairwire/wire/internal/fixed_run.h"
 #include "fairwire/wire/internal/kinds.h"
 #include "fairwire/wire/internal/packed_fixed.h"
 #include "fairwire/wire/internal/packed_varint.h"
@@ -208,10 +209,12 @@ template <FieldKind K, typename Sink>
 // The records of a field of packable kind K starting with the one whose tag
 // (`tag`, checked) spans [tag_start, p): its natural wire type, a run of
 // records with the same tag bytes decoded here without going back through
-// the record dispatch; packed (LEN) when the sink is repeated; otherwise an
-// unknown field. Closed-enum values outside the enum go to the unknown
-// fields, unpacked ones as the int32 value sign-extended to 64 bits (as
-// DynamicMessage keeps them). Returns past the records consumed.
+// the record dispatch (for a repeated field with a one-byte tag, by a run
+// kernel: varint_run.h, fixed_run.h); packed (LEN) when the sink is
+// repeated; otherwise an unknown field. Closed-enum values outside the enum
+// go to the unknown fields, unpacked ones as the int32 value sign-extended
+// to 64 bits (as DynamicMessage keeps them). Returns past the records
+// consumed.
 template <FieldKind K, typename Sink>
 [[gnu::always_inline]] inline const std::uint8_t* ParseScalarRecords(
     ParseContext& ctx, const std::uint8_t* tag_start, const std::uint8_t* p,
@@ -227,6 +230,11 @@ template <FieldKind K, typename Sink>
         } else {
           return ParseRecordRun<K>(ctx, p, end, *tag_start, sink);
         }
+      }
+    }
+    if constexpr (kWire != WireType::kVarint && Sink::kVector) {
+      if (sink.repeated() && p - tag_start == 1) {
+        return ParseFixedRun<K>(ctx, p, end, *tag_start, sink.vector());
       }
     }
     const auto tag_length = static_cast<std::size_t>(p - tag_start);
