@@ -193,13 +193,10 @@ inline const std::uint8_t* ReadPackedElement(const std::uint8_t* p,
   return nullptr;
 }
 
-// Gathers the 7-bit groups of the low bytes of `word` (continuation bits
-// cleared by the caller's mask) into one value.
+// Gathers the 7-bit groups of `word`'s bytes into one value (the bytes past
+// a value masked off by the caller; their continuation bits cleared here).
 inline std::uint64_t GatherSevenBitGroups(std::uint64_t word) {
-  word &= 0x7F7F7F7F7F7F7F7Full;
-  word = ((word & 0x7F007F007F007F00ull) >> 1) | (word & 0x007F007F007F007Full);
-  word = ((word & 0x3FFF00003FFF0000ull) >> 2) | (word & 0x00003FFF00003FFFull);
-  return ((word & 0x0FFFFFFF00000000ull) >> 4) | (word & 0x000000000FFFFFFFull);
+  return JoinSevenBitGroups(word & 0x7F7F7F7F7F7F7F7Full);
 }
 
 // One bit per byte of the 64 bytes at p: set where the byte is below 0x80.
@@ -214,10 +211,15 @@ inline std::uint64_t TerminatorMask64(const std::uint8_t* p) {
 }
 
 // The block operations of the portable level: 7-bit groups gathered by
-// shifts and masks, terminator bitmaps from 8-byte words.
+// shifts and masks, terminator bitmaps from 8-byte words. Gather clears the
+// continuation bits; GatherClear takes a word whose bits are already clear
+// (a table mask that keeps a value's bytes can clear them too).
 struct PortableBlockOps {
   static std::uint64_t Gather(std::uint64_t word) {
     return GatherSevenBitGroups(word);
+  }
+  static std::uint64_t GatherClear(std::uint64_t word) {
+    return JoinSevenBitGroups(word);
   }
   static std::uint64_t Terminators(const std::uint8_t* p) {
     return TerminatorMask64(p);
@@ -234,6 +236,10 @@ struct Avx2BlockOps {
   [[FAIRWIRE_AVX2_TARGET]] static inline std::uint64_t Gather(
       std::uint64_t word) {
     return _pext_u64(word, 0x7F7F7F7F7F7F7F7Full);
+  }
+  [[FAIRWIRE_AVX2_TARGET]] static inline std::uint64_t GatherClear(
+      std::uint64_t word) {
+    return Gather(word);
   }
   [[FAIRWIRE_AVX2_TARGET]] static inline std::uint64_t Terminators(
       const std::uint8_t* p) {
@@ -260,20 +266,21 @@ inline constexpr bool kLow32Kind =
 template <typename Ops, bool kLow32 = false>
 inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
                                        std::size_t length) {
+  // The 7-bit groups of the value's first min(length, 8) bytes.
   static constexpr std::uint64_t kLow[11] = {0,
-                                             0xFFull,
-                                             0xFFFFull,
-                                             0xFFFFFFull,
-                                             0xFFFFFFFFull,
-                                             0xFFFFFFFFFFull,
-                                             0xFFFFFFFFFFFFull,
-                                             0xFFFFFFFFFFFFFFull,
-                                             ~std::uint64_t{0},
-                                             ~std::uint64_t{0},
-                                             ~std::uint64_t{0}};
+                                             0x7Full,
+                                             0x7F7Full,
+                                             0x7F7F7Full,
+                                             0x7F7F7F7Full,
+                                             0x7F7F7F7F7Full,
+                                             0x7F7F7F7F7F7Full,
+                                             0x7F7F7F7F7F7F7Full,
+                                             0x7F7F7F7F7F7F7F7Full,
+                                             0x7F7F7F7F7F7F7F7Full,
+                                             0x7F7F7F7F7F7F7F7Full};
   static constexpr std::uint64_t kHigh[11] = {
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7Full << 56, ~std::uint64_t{0}};
-  const std::uint64_t low = Ops::Gather(LoadFixed64(p) & kLow[length]);
+  const std::uint64_t low = Ops::GatherClear(LoadFixed64(p) & kLow[length]);
   if constexpr (kLow32) return low;
   const std::uint64_t b8 = p[8];
   const std::uint64_t b9 = p[9];
