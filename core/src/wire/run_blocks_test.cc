@@ -479,9 +479,10 @@ struct KeepsEveryValue<T, true> {
 
 // The kernel over a regular run of `width`-byte values whose 7-bit groups
 // are all different and none zero (a group gathered to the wrong place, or
-// from the wrong record of a pair read by one load, changes a value), for
-// kind K and keep: it takes all but the records of the last 80 bytes, each
-// value as its bytes say, converted to K (zigzag for sint32).
+// from the wrong record, changes a value; the other tests' values have zero
+// groups below their last byte), for kind K and keep: it takes all but the
+// records of the last 80 bytes, each value as its bytes say, converted to K
+// (zigzag for sint32).
 template <FieldKind K, bool kWithAccepts>
 void CheckRegularRunOfDistinctGroups(KernelLevel level, std::size_t width) {
   using T = typename KindTraits<K>::Type;
@@ -517,8 +518,7 @@ void CheckRegularRunOfDistinctGroups(KernelLevel level, std::size_t width) {
 }
 
 // Regular windows decode every 7-bit group of every record, at each length
-// 1..7 (up to 3, two records per load), for 64-bit, zigzag and enum kinds,
-// with and without Accepts.
+// 1..7, for 64-bit, zigzag and enum kinds, with and without Accepts.
 TEST(RunBlocks, RegularWindowsDecodeEveryGroupOfEveryRecord) {
   for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
     if (!CpuSupports(level)) continue;

@@ -12,9 +12,8 @@
 // regular window: a run of counters, ids or one enum value) skips the bitmap.
 // Its bytes follow a pattern of period L + 1 (continuation bits, terminator,
 // tag), checked eight bytes at a time; then each record's value is gathered
-// for its known length, with no branch per record (values of up to three
-// bytes two records per load, GatherPair), and a keep with Accepts is asked
-// only about values other than the last it accepted. A window that
+// for its known length, with no branch per record, and a keep with Accepts is
+// asked only about values other than the last it accepted. A window that
 // breaks the pattern goes to the bitmap. That is the portable level's fast
 // path (without it a record costs two bit scans, a table lookup and a full
 // 7-bit gather), and the avx2 level's for keeps that make calls.
@@ -60,32 +59,6 @@ template <typename Ops, std::size_t L>
   } else {
     return Ops::Gather(word & ((std::uint64_t{1} << (8 * L)) - 1));
   }
-}
-
-// Whether two records of L-byte values, each with its one-byte tag, fit in
-// one 8-byte load (values of up to three bytes).
-template <std::size_t L>
-inline constexpr bool kPairedLength = 2 * (L + 1) <= 8;
-
-// Where GatherPair puts the second record's value.
-template <std::size_t L>
-inline constexpr unsigned kPairSecondShift = 8 * (L + 1);
-
-// The values of the two records at the low bytes of `word` (kPairedLength
-// L: value, tag, value, tag), gathered at once, each byte's 7 bits by one
-// shift and mask for both: the first value at bits 0..7L, the second at
-// kPairSecondShift<L> up, nothing else set.
-template <std::size_t L>
-[[gnu::always_inline]] inline std::uint64_t GatherPair(std::uint64_t word) {
-  static_assert(kPairedLength<L>);
-  std::uint64_t pair = 0;
-  for (std::size_t i = 0; i < L; ++i) {
-    const std::uint64_t groups =
-        (std::uint64_t{0x7F} << (7 * i)) |
-        (std::uint64_t{0x7F} << (kPairSecondShift<L> + 7 * i));
-    pair |= (word >> i) & groups;
-  }
-  return pair;
 }
 
 // How a regular window ended.
@@ -151,41 +124,18 @@ template <FieldKind K, typename Ops, std::size_t L, typename Keep>
     differ |= (LoadFixed64(p + 8 * w) ^ expected) & kPattern.compared[w];
   }
   if (differ != 0) return RegularWindow::kIrregular;
-  const auto convert = [](std::uint64_t raw) {
-    return static_cast<T>(KindTraits<K>::Convert(raw));
-  };
-  // Every record's value in order, to put(i, value): two records per load
-  // where they fit in one (kPairedLength), else one.
-  const auto each_value = [&](const auto& put) {
-    if constexpr (kPairedLength<L>) {
-      constexpr std::uint64_t kFirst = (std::uint64_t{1} << (7 * L)) - 1;
-      std::size_t i = 0;
-#pragma GCC unroll 16
-      for (; i + 1 < Pattern::kRecords; i += 2) {
-        const std::uint64_t pair =
-            GatherPair<L>(LoadFixed64(p + i * Pattern::kRecord));
-        put(i, convert(pair & kFirst));
-        put(i + 1, convert(pair >> kPairSecondShift<L>));
-      }
-      if constexpr (Pattern::kRecords % 2 != 0) {
-        put(i, convert(GatherLength<Ops, L>(
-                   LoadFixed64(p + i * Pattern::kRecord))));
-      }
-    } else {
-#pragma GCC unroll 32
-      for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
-        put(i, convert(GatherLength<Ops, L>(
-                   LoadFixed64(p + i * Pattern::kRecord))));
-      }
-    }
+  const auto value_at = [&](std::size_t i) {
+    return static_cast<T>(KindTraits<K>::Convert(
+        GatherLength<Ops, L>(LoadFixed64(p + i * Pattern::kRecord))));
   };
   if constexpr (requires(T value) { keep.Accepts(value); }) {
     T* const values = buffer + buffered;
     T others = 0;
-    each_value([&](std::size_t i, T value) {
-      values[i] = value;
-      others |= value ^ last_kept;
-    });
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+      values[i] = value_at(i);
+      others |= values[i] ^ last_kept;
+    }
     if (others != 0) {
       for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
         if (values[i] == last_kept) continue;
@@ -199,9 +149,11 @@ template <FieldKind K, typename Ops, std::size_t L, typename Keep>
     }
     buffered += Pattern::kRecords;
   } else {
-    each_value([&](std::size_t, T value) {
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < Pattern::kRecords; ++i) {
+      const T value = value_at(i);
       if (keep(value)) buffer[buffered++] = value;
-    });
+    }
   }
   p += Pattern::kRecords * Pattern::kRecord;
   return RegularWindow::kWhole;
