@@ -7,12 +7,16 @@
 // field); the rest is the payload. Under a fuzzing engine an input runs its
 // one comparison: two decoders instead of five, four times the executions
 // (issue 12), and a mutation of byte 0 moves a payload to another
-// comparison. The replay driver runs all four on every file (check_all, the
-// oracle's CheckAgreement), so a finding always reproduces there.
+// comparison. Bits 6-7 choose the kernel level of fairwire's decodes
+// (wire::oracle::KernelChoiceOf), so that every level the CPU has is fuzzed,
+// not only its best. The replay driver runs all four comparisons on every
+// file (check_all, the oracle's CheckAgreement), and fairwire's two at every
+// other level the CPU has, so a finding always reproduces there.
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "fairwire/checks/wire_kernel_choice.h"
 #include "fairwire/checks/wire_oracle.h"
 #include "fairwire/fuzz/target.h"
 #include "fairwire/scenarios/wire_fixed_input.h"
@@ -38,15 +42,31 @@ Comparison ComparisonOf(ByteSpan input) {
 }
 
 std::optional<std::string> Check(ByteSpan input) {
-  return wire::oracle::CheckComparison(SubjectOf(input), PayloadOf(input),
-                                       ComparisonOf(input));
+  return wire::oracle::AtKernelChoice(input, [&] {
+    return wire::oracle::CheckComparison(SubjectOf(input), PayloadOf(input),
+                                         ComparisonOf(input));
+  });
 }
 
 // The fuzzing check first, so that a finding reproduces with its own text,
-// then every comparison.
+// then every comparison, then fairwire's two (Decode and the typed
+// DecodeInto) at every other kernel level.
 std::optional<std::string> CheckAll(ByteSpan input) {
   if (auto violation = Check(input)) return violation;
-  return wire::oracle::CheckAgreement(SubjectOf(input), PayloadOf(input));
+  const wire::oracle::Subject& subject = SubjectOf(input);
+  const ByteSpan payload = PayloadOf(input);
+  if (auto violation = wire::oracle::CheckAgreement(subject, payload)) {
+    return violation;
+  }
+  return wire::oracle::AtEveryOtherKernelLevel(
+      [&]() -> std::optional<std::string> {
+        for (Comparison c : {Comparison::kFairwire, Comparison::kTyped}) {
+          if (auto v = wire::oracle::CheckComparison(subject, payload, c)) {
+            return v;
+          }
+        }
+        return std::nullopt;
+      });
 }
 
 std::string Describe(ByteSpan input) {
@@ -54,7 +74,8 @@ std::string Describe(ByteSpan input) {
   const ByteSpan payload = PayloadOf(input);
   return "schema " + s.name + ", comparison " +
          std::string(wire::oracle::ComparisonName(ComparisonOf(input))) +
-         " (when fuzzed; a replay runs all), payload of " +
+         " (when fuzzed; a replay runs all), " +
+         wire::oracle::DescribeKernelChoice(input) + ", payload of " +
          std::to_string(payload.size()) + " bytes:\n" +
          wire::records::Describe(&s.model, 0, payload, 1);
 }
@@ -67,7 +88,8 @@ const TargetSpec& Target() {
       "raw bytes against the fixed test schemas: fairwire::wire (Decode and "
       "the typed DecodeInto), the reference model and libprotobuf "
       "(DynamicMessage and generated code) agree (fuzzing: the one "
-      "comparison byte 0 names; replay: all)",
+      "comparison byte 0 names, at the kernel level it names; replay: all, "
+      "at every level)",
       &Check,
       &Describe,
       &wire::scenario::ShrinkFixedInput,

@@ -6,8 +6,11 @@
 // comparison of the oracle, the one bit 5 of byte 0 names (a bit the schema
 // case does not read; wire::oracle::Comparison: fairwire::wire against
 // DynamicMessage, or the model against it), so that an execution decodes
-// twice instead of three times (issue 12); the replay driver runs both
-// (check_all). The built schema is kept for the next input when that has the
+// twice instead of three times (issue 12). Bits 6-7 of byte 0, which the
+// schema case does not read either, choose the kernel level of fairwire's
+// decode (wire::oracle::KernelChoiceOf). The replay driver runs both
+// comparisons, and fairwire's at every other level the CPU has (check_all).
+// The built schema is kept for the next input when that has the
 // same schema (SchemaOf).
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/dynamic_message.h>
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/checks/wire_kernel_choice.h"
 #include "fairwire/checks/wire_oracle.h"
 #include "fairwire/checks/wire_schema_build.h"
 #include "fairwire/fuzz/target.h"
@@ -75,19 +79,29 @@ std::optional<std::string> Check(ByteSpan input) {
   const SchemaCase c = wire::scenario::DecodeSchemaCase(input);
   const BuiltSchema& built = SchemaOf(c);
   if (!built.subject) return "schema-rejected: " + built.error;
-  return wire::oracle::CheckComparison(
-      *built.subject, c.payload,
-      wire::oracle::ChooseComparison(*built.subject, ComparisonChoice(input)));
+  return wire::oracle::AtKernelChoice(input, [&] {
+    return wire::oracle::CheckComparison(
+        *built.subject, c.payload,
+        wire::oracle::ChooseComparison(*built.subject,
+                                       ComparisonChoice(input)));
+  });
 }
 
 // The fuzzing check first, so that a finding reproduces with its own text,
-// then both comparisons.
+// then both comparisons, then fairwire's at every other kernel level.
 std::optional<std::string> CheckAll(ByteSpan input) {
   if (auto violation = Check(input)) return violation;
   const SchemaCase c = wire::scenario::DecodeSchemaCase(input);
   const BuiltSchema& built = SchemaOf(c);
   if (!built.subject) return "schema-rejected: " + built.error;
-  return wire::oracle::CheckAgreement(*built.subject, c.payload);
+  if (auto violation =
+          wire::oracle::CheckAgreement(*built.subject, c.payload)) {
+    return violation;
+  }
+  return wire::oracle::AtEveryOtherKernelLevel([&] {
+    return wire::oracle::CheckComparison(*built.subject, c.payload,
+                                         wire::oracle::Comparison::kFairwire);
+  });
 }
 
 std::string Describe(ByteSpan input) {
@@ -99,18 +113,21 @@ std::string Describe(ByteSpan input) {
   std::string out = wire::scenario::SchemaText(c);
   out += "comparison when fuzzed: ";
   out += ComparisonChoice(input) == 0 ? "fairwire" : "model";
-  out += " (a replay runs both)\npayload of " +
-         std::to_string(c.payload.size()) + " bytes:\n";
+  out += " (a replay runs both), " + wire::oracle::DescribeKernelChoice(input);
+  out += "\npayload of " + std::to_string(c.payload.size()) + " bytes:\n";
   if (file == nullptr) return out + "  (schema rejected: " + error + ")\n";
   const wire::model::Schema model =
       wire::oracle::ModelSchemaFromDescriptor(*file->message_type(0));
   return out + wire::records::Describe(&model, 0, c.payload, 1);
 }
 
-// Simpler cases, each keeping the input's comparison bit.
+// Simpler cases, each keeping the input's comparison bit and kernel choice.
 std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
   const std::uint8_t bit =
-      input.empty() ? 0 : static_cast<std::uint8_t>(input[0] & kComparisonBit);
+      input.empty()
+          ? 0
+          : static_cast<std::uint8_t>(
+                input[0] & (kComparisonBit | wire::oracle::kKernelChoiceBits));
   std::vector<Bytes> out;
   for (const SchemaCase& c : wire::scenario::SimplerSchemaCases(
            wire::scenario::DecodeSchemaCase(input))) {
@@ -128,7 +145,8 @@ const TargetSpec& Target() {
       "a schema and a payload from the input; the schema built at run time "
       "for libprotobuf (DescriptorPool, DynamicMessage) and for fairwire (the "
       "adapter); fairwire::wire, the model and libprotobuf agree (fuzzing: "
-      "the comparison bit 5 of byte 0 names; replay: both)",
+      "the comparison bit 5 of byte 0 names, at the kernel level bits 6-7 "
+      "name; replay: both, fairwire's at every level)",
       &Check,
       &Describe,
       &ShrinkCandidates,
