@@ -137,6 +137,22 @@ std::string Seed(Fixed root, const std::string& payload) {
   return std::string(1, static_cast<char>(root)) + payload;
 }
 
+// Bits 6-7 of byte 0 choose the kernel level of fairwire's decodes in every
+// wire target (wire::oracle::KernelChoiceOf: the process's, portable, avx2,
+// avx512): the seeds of `dir` take the four in turn, in name order, each
+// choice for `stride` seeds running, so that with a stride of the number of
+// comparisons every comparison meets every level.
+void RotateKernelChoice(Files& files, const std::string& dir,
+                        std::size_t stride) {
+  std::size_t next = 0;
+  for (auto& [path, bytes] : files) {
+    if (!path.starts_with(dir) || bytes.empty()) continue;
+    const auto choice = static_cast<unsigned>((next++ / stride) % 4);
+    bytes[0] = static_cast<char>(
+        (static_cast<unsigned char>(bytes[0]) & 0x3Fu) | (choice << 6));
+  }
+}
+
 void DecodeDiffSeeds(Files& files) {
   const std::string dir = "wire_decode_diff/";
   // Every field of every fixed root, in every encoding variant.
@@ -260,6 +276,7 @@ void DecodeDiffSeeds(Files& files) {
     const auto comparison = static_cast<int>(next_comparison++ % 4);
     bytes[0] = static_cast<char>((bytes[0] & 3) | (comparison << 2));
   }
+  RotateKernelChoice(files, dir, 4);
 }
 
 void PackedUnpackedSeeds(Files& files) {
@@ -304,6 +321,7 @@ void PackedUnpackedSeeds(Files& files) {
   // A closed-enum value of 2^32 + 5 arriving packed (kept with 64 bits).
   files[dir + "allkinds_closed_enum_2pow32_packed"] =
       std::string(1, '\0') + L(48, V(0x100000005u) + V(1));
+  RotateKernelChoice(files, dir, 1);
 }
 
 void SchemaDiffSeeds(Files& files) {
@@ -363,6 +381,84 @@ void SchemaDiffSeeds(Files& files) {
     files[dir + (proto3 ? "proto3" : "proto2") + "_enums_with_unknown_values"] =
         std::string(bytes.begin(), bytes.end());
   }
+  // Runs of unpacked fixed-width records with one-byte tags (fields 1 to 6,
+  // every fixed-width kind), proto2's default encoding of a repeated
+  // fixed-width field: the decoder takes such a run in one loop
+  // (ParseFixedRun). No fixed schema has one: their repeated fields are
+  // numbered from 21. Runs of 1 to 17 records, ended by another field's
+  // record, by the payload's end, and (a second seed) by a value cut short.
+  for (bool proto3 : {false, true}) {
+    scenario::SchemaCase c;
+    c.proto3 = proto3;
+    const K fixed_kinds[] = {K::kFixed32,  K::kFixed64, K::kSfixed32,
+                             K::kSfixed64, K::kFloat,   K::kDouble};
+    c.messages = {{}};
+    std::string payload;
+    std::uint32_t number = 1;
+    for (K kind : fixed_kinds) {
+      c.messages[0].push_back({number, kind, true, false, 0});
+      const bool wide =
+          kind == K::kFixed64 || kind == K::kSfixed64 || kind == K::kDouble;
+      for (int run : {1, 3, 17}) {
+        for (int i = 0; i < run; ++i) {
+          // Values whose bytes include the tag byte and 0x80.
+          const std::uint32_t low =
+              (number << 3) * 0x01010101u ^ static_cast<std::uint32_t>(i) << 7;
+          payload +=
+              wide ? T(number, 1) + Fixed64(std::uint64_t{low} << 32 | ~low)
+                   : T(number, 5) + Fixed32(low);
+        }
+        payload += T(7, 0) + V(1);  // another field's record ends the run
+      }
+      ++number;
+    }
+    payload += T(2, 1) + Fixed64(2) + T(2, 1) + Fixed64(3);  // ends the input
+    c.messages[0].push_back({7, K::kInt32, false, false, 0});
+    c.payload.assign(payload.begin(), payload.end());
+    const std::string name =
+        std::string(proto3 ? "proto3" : "proto2") + "_fixed_runs_one_byte_tags";
+    auto bytes = scenario::EncodeSchemaCase(c);
+    files[dir + name] = std::string(bytes.begin(), bytes.end());
+    // The same, with the last run's last value cut after 5 of its 8 bytes:
+    // rejected (truncated) at that value.
+    const std::string cut = payload.substr(0, payload.size() - 3);
+    c.payload.assign(cut.begin(), cut.end());
+    bytes = scenario::EncodeSchemaCase(c);
+    files[dir + name + "_value_cut"] = std::string(bytes.begin(), bytes.end());
+  }
+  // Runs of unpacked varint records with one-byte tags (fields 1 to 7, every
+  // varint kind but bool), which the run kernels of each level take
+  // (run_blocks.h, run_shapes.h, run_avx512.h): runs of 1 to 40 records of
+  // values of 1 to 10 bytes, so that a run spans 64-byte windows. The fixed
+  // schemas number their repeated fields from 21, so only this target
+  // reaches the run kernels. Made three times below, one per kernel level.
+  std::string varint_runs;
+  {
+    scenario::SchemaCase c;
+    c.enums = {{0, 1, 5}};
+    const K varint_kinds[] = {K::kInt32,  K::kInt64,  K::kUint32, K::kUint64,
+                              K::kSint32, K::kSint64, K::kEnum};
+    const std::uint64_t values[] = {
+        1, 5, 0x7f, 0x80, 300, 70000, SignExtend(-5), 1ull << 35, 0, 0x3fff};
+    c.messages = {{}};
+    std::string payload;
+    std::uint32_t number = 1;
+    for (K kind : varint_kinds) {
+      c.messages[0].push_back({number, kind, true, false, 0});
+      std::size_t next = number;
+      for (int run : {1, 3, 17, 40}) {
+        for (int i = 0; i < run; ++i) {
+          payload += T(number, 0) + V(values[next++ % std::size(values)]);
+        }
+        payload += T(number == 1 ? 2 : 1, 2) + V(0);  // another field's record
+      }
+      ++number;
+    }
+    for (int i = 0; i < 20; ++i) payload += T(3, 0) + V(values[i % 10]);
+    c.payload.assign(payload.begin(), payload.end());
+    const auto bytes = scenario::EncodeSchemaCase(c);
+    varint_runs.assign(bytes.begin(), bytes.end());
+  }
   files[dir + "empty_schema_empty_payload"] = std::string(1, '\0');
   // Bit 5 of byte 0, which the schema case does not read, names the one
   // comparison a fuzzed input runs (fairwire or the model, each against
@@ -372,6 +468,22 @@ void SchemaDiffSeeds(Files& files) {
     if (!path.starts_with(dir) || bytes.empty()) continue;
     if (next_comparison++ % 2 == 1)
       bytes[0] = static_cast<char>(bytes[0] | 0x20);
+  }
+  RotateKernelChoice(files, dir, 2);
+  // The run seeds are there for fairwire's kernels: they run its comparison
+  // (bit 5 clear), the varint runs once per level, the fixed-width runs
+  // (one loop at every level) at the process's.
+  for (auto& [path, bytes] : files) {
+    if (path.find("_fixed_runs_") != std::string::npos) {
+      bytes[0] = static_cast<char>(bytes[0] & 0x1F);
+    }
+  }
+  const std::pair<unsigned, const char*> levels[] = {
+      {1, "portable"}, {2, "avx2"}, {3, "avx512"}};
+  for (const auto& [choice, level] : levels) {
+    std::string bytes = varint_runs;
+    bytes[0] = static_cast<char>((bytes[0] & 0x1F) | (choice << 6));
+    files[dir + "proto2_varint_runs_one_byte_tags_at_" + level] = bytes;
   }
 }
 
