@@ -1,7 +1,7 @@
 // wire_packed_unpacked: bit 0 of byte 0 picks the root (0: proto2 AllKinds,
 // 1: proto3 AllKinds3), bits 1-5 an encoding variant, bits 6-7 the kernel
-// level of fairwire's decodes (wire::oracle::KernelChoiceOf; cleared before
-// the case is decoded, so the case reads byte 0 & 0x3F), the rest is a
+// level of fairwire's decodes (wire::oracle::KernelChoiceOf, which the case
+// does not read), the rest is a
 // payload whose accepted records make a typed message (scenario::WireCase).
 // The check decodes the input as given and the message written in that
 // variant with fairwire and libprotobuf's DynamicMessage: both accept and
@@ -25,8 +25,7 @@ namespace {
 using wire::scenario::WireCase;
 
 WireCase CaseOf(ByteSpan input) {
-  return wire::scenario::DecodeCase(wire::oracle::CaseSchemas(),
-                                    wire::oracle::WithoutKernelChoice(input));
+  return wire::scenario::DecodeCase(wire::oracle::CaseSchemas(), input);
 }
 
 std::optional<std::string> Check(ByteSpan input) {
@@ -62,8 +61,8 @@ std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
       input.empty()
           ? 0u
           : static_cast<unsigned>(input[0] >> wire::oracle::kKernelChoiceShift);
-  std::vector<Bytes> out = wire::scenario::SimplerCaseInputs(
-      wire::oracle::CaseSchemas(), wire::oracle::WithoutKernelChoice(input));
+  std::vector<Bytes> out =
+      wire::scenario::SimplerCaseInputs(wire::oracle::CaseSchemas(), input);
   for (Bytes& b : out) b = wire::oracle::WithKernelChoice(b, choice);
   return out;
 }

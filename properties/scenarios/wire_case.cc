@@ -213,7 +213,8 @@ const std::vector<Variant>& AllVariants() {
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
   WireCase c;
   c.root = input.empty() ? 0 : (input[0] & 1);
-  c.variant = input.empty() ? 0 : (input[0] >> 1) % AllVariants().size();
+  c.variant =
+      input.empty() ? 0 : ((input[0] >> 1) & 0x1Fu) % AllVariants().size();
   const model::Schema& schema = *schemas[c.root];
   ByteSpan payload = input.empty() ? input : input.subspan(1);
   if (payload.size() > kMaxPayload) payload = payload.first(kMaxPayload);

@@ -27,8 +27,6 @@ Bytes WithKernelChoice(ByteSpan input, unsigned choice) {
   return out;
 }
 
-Bytes WithoutKernelChoice(ByteSpan input) { return WithKernelChoice(input, 0); }
-
 std::string DescribeKernelChoice(ByteSpan input) {
   const std::optional<KernelLevel> chosen = KernelChoiceOf(input);
   const KernelLevel level =

@@ -3,7 +3,7 @@
 // to what the CPU has) in force for the check and takes it away after; a
 // replay's pass over the other levels visits every level the CPU has except
 // the process's, each once, and names the level of a violation; the bits
-// leave the rest of byte 0 alone.
+// leave the rest of byte 0 alone, and no wire input format reads them.
 #include "fairwire/checks/wire_kernel_choice.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/checks/wire_checks.h"
+#include "fairwire/scenarios/wire_case.h"
+#include "fairwire/scenarios/wire_schema_case.h"
 #include "fairwire/wire/kernel_level.h"
 
 namespace fairwire::wire::oracle {
@@ -38,7 +41,7 @@ TEST(KernelChoice, EachChoicePutsItsLevelInForceForTheCheckOnly) {
     EXPECT_EQ(chosen[0] & 0x3F, 0x15);
     EXPECT_EQ(std::vector(chosen.begin() + 1, chosen.end()),
               std::vector(input.begin() + 1, input.end()));
-    EXPECT_EQ(WithoutKernelChoice(chosen), input);
+    EXPECT_EQ(WithKernelChoice(chosen, 0), input);
   }
   EXPECT_EQ(KernelChoiceOf(Bytes{}), std::nullopt);
   EXPECT_TRUE(WithKernelChoice(Bytes{}, 2).empty());
@@ -90,6 +93,31 @@ TEST(KernelChoice, EveryOtherLevelRunsOnceAndNamesAViolation) {
     EXPECT_EQ(violation, std::nullopt);
   } else {
     EXPECT_EQ(violation, "at kernel level portable: decoder-differs: planted");
+  }
+}
+
+TEST(KernelChoice, NoWireInputFormatReadsTheChoiceBits) {
+  // Every byte 0 under every choice: a WireCase (wire_packed_unpacked and
+  // the kits' packed_unpacked targets) and a SchemaCase (wire_schema_diff)
+  // decode as with the bits clear. (The fixed subject, bits 0-1, and the
+  // comparison, bits 2-3 or bit 5, are below them by construction.)
+  const Bytes payload = {0x08, 0x96, 0x01, 0x12, 0x02, 0x01, 0x02};
+  for (unsigned byte0 = 0; byte0 < 0x40; ++byte0) {
+    Bytes input = {static_cast<std::uint8_t>(byte0)};
+    input.insert(input.end(), payload.begin(), payload.end());
+    const scenario::WireCase plain = scenario::DecodeCase(CaseSchemas(), input);
+    const scenario::SchemaCase schema = scenario::DecodeSchemaCase(input);
+    for (unsigned choice = 1; choice < 4; ++choice) {
+      SCOPED_TRACE("byte 0 " + std::to_string(byte0) + ", choice " +
+                   std::to_string(choice));
+      const Bytes chosen = WithKernelChoice(input, choice);
+      const scenario::WireCase c = scenario::DecodeCase(CaseSchemas(), chosen);
+      EXPECT_EQ(c.root, plain.root);
+      EXPECT_EQ(c.variant, plain.variant);
+      EXPECT_EQ(c.message, plain.message);
+      EXPECT_EQ(scenario::EncodeSchemaCase(scenario::DecodeSchemaCase(chosen)),
+                scenario::EncodeSchemaCase(schema));
+    }
   }
 }
 

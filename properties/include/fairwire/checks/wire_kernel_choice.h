@@ -10,10 +10,12 @@
 //   2  avx2                             3  avx512
 //
 // A level the CPU lacks is lowered to the best one below it, as
-// ScopedKernelLevel does. No wire target's own input format reads these two
-// bits except wire_packed_unpacked's (its variant is byte 0 >> 1), which
-// clears them first (WithoutKernelChoice). A replay runs every level the CPU
-// has (AtEveryOtherKernelLevel after the fuzzing check).
+// ScopedKernelLevel does. No wire input format reads these two bits (the
+// fixed subject is bits 0-1, the comparison bits 2-3 or 5, a WireCase's
+// variant bits 1-5, a SchemaCase's header bits 0-4), so the kit's targets,
+// which take the same inputs, read them alike and ignore the level. A replay
+// runs every level the CPU has (AtEveryOtherKernelLevel after the fuzzing
+// check).
 #ifndef FAIRWIRE_CHECKS_WIRE_KERNEL_CHOICE_H_
 #define FAIRWIRE_CHECKS_WIRE_KERNEL_CHOICE_H_
 
@@ -36,9 +38,6 @@ std::optional<KernelLevel> KernelChoiceOf(ByteSpan input);
 
 // `input` with choice `choice` (0 to 3) in byte 0 (unchanged if empty).
 Bytes WithKernelChoice(ByteSpan input, unsigned choice);
-
-// `input` with the choice bits cleared: the target's own input.
-Bytes WithoutKernelChoice(ByteSpan input);
 
 // "kernel level avx2 (chosen by byte 0)" or "kernel level avx512 (the
 // process's)": the level the fuzzing check decodes at, on this CPU.
