@@ -384,8 +384,8 @@ void SchemaDiffSeeds(Files& files) {
   // Runs of unpacked fixed-width records with one-byte tags (fields 1 to 6,
   // every fixed-width kind), proto2's default encoding of a repeated
   // fixed-width field: the decoder takes such a run in one loop
-  // (ParseFixedRun). No fixed schema has one: their repeated fields are
-  // numbered from 21. Runs of 1 to 17 records, ended by another field's
+  // (ParseFixedRun). The fixed schemas have only three such fields (in
+  // Nested and Nested3); here is every kind. Runs of 1 to 17 records, ended by another field's
   // record, by the payload's end, and (a second seed) by a value cut short.
   for (bool proto3 : {false, true}) {
     scenario::SchemaCase c;
@@ -430,8 +430,9 @@ void SchemaDiffSeeds(Files& files) {
   // varint kind but bool), which the run kernels of each level take
   // (run_blocks.h, run_shapes.h, run_avx512.h): runs of 1 to 40 records of
   // values of 1 to 10 bytes, so that a run spans 64-byte windows. The fixed
-  // schemas number their repeated fields from 21, so only this target
-  // reaches the run kernels. Made three times below, one per kernel level.
+  // schemas number AllKinds' repeated fields from 21; of the varint kinds
+  // only Nested's and Nested3's few have one-byte tags. Made three times
+  // below, one per kernel level.
   std::string varint_runs;
   {
     scenario::SchemaCase c;

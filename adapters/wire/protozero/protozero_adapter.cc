@@ -99,7 +99,11 @@ const std::vector<TypeSpec>& Types() {
         {2, K::kSint64, true, -1},
         {3, K::kString, false, -1},
         {4, K::kEnum, false, -1},
-        {5, K::kMessage, false, 1}}},
+        {5, K::kMessage, false, 1},
+        {6, K::kFixed32, true, -1},
+        {7, K::kDouble, true, -1},
+        {8, K::kInt32, true, -1},
+        {9, K::kEnum, true, -1}}},
       {"fairwire.test.AllKinds3",
        {{1, K::kInt32, false, -1},     {2, K::kInt64, false, -1},
         {3, K::kUint32, false, -1},    {4, K::kUint64, false, -1},
@@ -126,7 +130,9 @@ const std::vector<TypeSpec>& Types() {
        {{1, K::kInt32, false, -1},
         {2, K::kString, false, -1},
         {3, K::kEnum, true, -1},
-        {4, K::kMessage, false, 3}}},
+        {4, K::kMessage, false, 3},
+        {5, K::kFixed64, true, -1},
+        {6, K::kUint64, true, -1}}},
   };
   return types;
 }

@@ -28,10 +28,13 @@ template <int R>
 constexpr auto NestedBinding() {
   using S = typed::NestedT<R>;
   auto make = [](auto... extra) {
-    return MakeBinding<S>(Bind<1, K::kInt32>(&S::id),
-                          Bind<2, K::kSint64>(&S::deltas),
-                          Bind<3, K::kString>(&S::label),
-                          BindClosedEnum<4, &IsColor>(&S::color), extra...)
+    return MakeBinding<S>(
+               Bind<1, K::kInt32>(&S::id), Bind<2, K::kSint64>(&S::deltas),
+               Bind<3, K::kString>(&S::label),
+               BindClosedEnum<4, &IsColor>(&S::color),
+               Bind<6, K::kFixed32>(&S::hashes),
+               Bind<7, K::kDouble>(&S::weights), Bind<8, K::kInt32>(&S::counts),
+               BindClosedEnum<9, &IsColor>(&S::colors), extra...)
         .WithUnknown(&S::unknown);
   };
   if constexpr (R == 0) {
@@ -109,7 +112,9 @@ constexpr auto Nested3Binding() {
   auto make = [](auto... extra) {
     return MakeBinding<S>(Bind<1, K::kInt32>(&S::id),
                           Bind<2, K::kString>(&S::label, Utf8::kValidate),
-                          Bind<3, K::kEnum>(&S::shades), extra...)
+                          Bind<3, K::kEnum>(&S::shades),
+                          Bind<5, K::kFixed64>(&S::stamps),
+                          Bind<6, K::kUint64>(&S::sizes), extra...)
         .WithUnknown(&S::unknown);
   };
   if constexpr (R == 0) {

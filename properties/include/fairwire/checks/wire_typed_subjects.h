@@ -68,6 +68,10 @@ struct NestedT {
   std::optional<std::string> label;
   std::optional<Color> color;
   typename Sub<NestedT, R>::Opt child;
+  std::vector<std::uint32_t> hashes;
+  std::vector<double> weights;
+  std::vector<std::int32_t> counts;
+  std::vector<Color> colors;
   std::string unknown;
 };
 
@@ -137,6 +141,8 @@ struct Nested3T {
   std::string label;
   std::vector<std::int32_t> shades;  // open enum, exact type: fast path
   typename Sub<Nested3T, R>::Opt child;
+  std::vector<std::uint64_t> stamps;
+  std::vector<std::uint64_t> sizes;
   std::string unknown;
 };
 
