@@ -385,8 +385,9 @@ void SchemaDiffSeeds(Files& files) {
   // every fixed-width kind), proto2's default encoding of a repeated
   // fixed-width field: the decoder takes such a run in one loop
   // (ParseFixedRun). The fixed schemas have only three such fields (in
-  // Nested and Nested3); here is every kind. Runs of 1 to 17 records, ended by another field's
-  // record, by the payload's end, and (a second seed) by a value cut short.
+  // Nested and Nested3); here is every kind. Runs of 1 to 17 records, ended by
+  // another field's record, by the payload's end, and (a second seed) by a
+  // value cut short.
   for (bool proto3 : {false, true}) {
     scenario::SchemaCase c;
     c.proto3 = proto3;

@@ -7,8 +7,9 @@
 // proto3 AllKinds3), bits 1-5 the one variant the fuzz target checks
 // besides the input's own encoding (their value modulo the number of
 // variants); bits 6-7 are not read (the wire fuzz targets' kernel level,
-// fairwire/checks/wire_kernel_choice.h); the rest is a wire payload. Decoding is total: malformed or
-// rejected top-level records are dropped, the others make the message.
+// fairwire/checks/wire_kernel_choice.h); the rest is a wire payload. Decoding
+// is total: malformed or rejected top-level records are dropped, the others
+// make the message.
 #ifndef FAIRWIRE_SCENARIOS_WIRE_CASE_H_
 #define FAIRWIRE_SCENARIOS_WIRE_CASE_H_
 
