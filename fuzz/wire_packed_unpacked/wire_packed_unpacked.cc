@@ -57,10 +57,7 @@ std::string Describe(ByteSpan input) {
 
 // Simpler cases, each at the input's kernel choice.
 std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
-  const unsigned choice =
-      input.empty()
-          ? 0u
-          : static_cast<unsigned>(input[0] >> wire::oracle::kKernelChoiceShift);
+  const unsigned choice = wire::oracle::KernelChoiceNumber(input);
   std::vector<Bytes> out =
       wire::scenario::SimplerCaseInputs(wire::oracle::CaseSchemas(), input);
   for (Bytes& b : out) b = wire::oracle::WithKernelChoice(b, choice);

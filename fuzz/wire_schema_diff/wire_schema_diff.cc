@@ -123,16 +123,15 @@ std::string Describe(ByteSpan input) {
 
 // Simpler cases, each keeping the input's comparison bit and kernel choice.
 std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
-  const std::uint8_t bit =
-      input.empty()
-          ? 0
-          : static_cast<std::uint8_t>(
-                input[0] & (kComparisonBit | wire::oracle::kKernelChoiceBits));
+  const std::uint8_t comparison =
+      ComparisonChoice(input) != 0 ? kComparisonBit : 0;
+  const unsigned choice = wire::oracle::KernelChoiceNumber(input);
   std::vector<Bytes> out;
   for (const SchemaCase& c : wire::scenario::SimplerSchemaCases(
            wire::scenario::DecodeSchemaCase(input))) {
-    out.push_back(wire::scenario::EncodeSchemaCase(c));
-    out.back()[0] |= bit;
+    Bytes candidate = wire::scenario::EncodeSchemaCase(c);
+    candidate[0] |= comparison;
+    out.push_back(wire::oracle::WithKernelChoice(candidate, choice));
   }
   return out;
 }

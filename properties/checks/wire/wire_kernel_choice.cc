@@ -3,9 +3,14 @@
 
 namespace fairwire::wire::oracle {
 
+unsigned KernelChoiceNumber(ByteSpan input) {
+  if (input.empty()) return 0;
+  return static_cast<unsigned>((input[0] & kKernelChoiceBits) >>
+                               kKernelChoiceShift);
+}
+
 std::optional<KernelLevel> KernelChoiceOf(ByteSpan input) {
-  if (input.empty()) return std::nullopt;
-  switch ((input[0] & kKernelChoiceBits) >> kKernelChoiceShift) {
+  switch (KernelChoiceNumber(input)) {
     case 1:
       return KernelLevel::kPortable;
     case 2:

@@ -30,6 +30,7 @@ TEST(KernelChoice, EachChoicePutsItsLevelInForceForTheCheckOnly) {
   for (unsigned choice = 0; choice < 4; ++choice) {
     SCOPED_TRACE("choice " + std::to_string(choice));
     const Bytes chosen = WithKernelChoice(input, choice);
+    EXPECT_EQ(KernelChoiceNumber(chosen), choice);
     EXPECT_EQ(KernelChoiceOf(chosen), expected[choice]);
     const KernelLevel in_check =
         AtKernelChoice(chosen, [] { return ActiveKernelLevel(); });
@@ -43,6 +44,7 @@ TEST(KernelChoice, EachChoicePutsItsLevelInForceForTheCheckOnly) {
               std::vector(input.begin() + 1, input.end()));
     EXPECT_EQ(WithKernelChoice(chosen, 0), input);
   }
+  EXPECT_EQ(KernelChoiceNumber(Bytes{}), 0u);
   EXPECT_EQ(KernelChoiceOf(Bytes{}), std::nullopt);
   EXPECT_TRUE(WithKernelChoice(Bytes{}, 2).empty());
 }

@@ -32,6 +32,11 @@ namespace fairwire::wire::oracle {
 inline constexpr std::uint8_t kKernelChoiceBits = 0xC0;
 inline constexpr int kKernelChoiceShift = 6;
 
+// The choice (0 to 3) `input` holds in byte 0; 0 for an empty input. A
+// shrinker keeps it with WithKernelChoice(candidate,
+// KernelChoiceNumber(input)).
+unsigned KernelChoiceNumber(ByteSpan input);
+
 // The level `input` chooses; nullopt for choice 0 (the process's level) and
 // for an empty input.
 std::optional<KernelLevel> KernelChoiceOf(ByteSpan input);
