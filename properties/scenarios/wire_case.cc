@@ -7,9 +7,6 @@
 namespace fairwire::wire::scenario {
 namespace {
 
-// Payloads longer than this are cut: the checks run every variant.
-constexpr std::size_t kMaxPayload = 8192;
-
 int VarintLength(std::uint64_t v) {
   int n = 1;
   while (v >= 0x80) {
@@ -217,8 +214,21 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
       input.empty() ? 0 : ((input[0] >> 1) & 0x1Fu) % AllVariants().size();
   const model::Schema& schema = *schemas[c.root];
   ByteSpan payload = input.empty() ? input : input.subspan(1);
-  if (payload.size() > kMaxPayload) payload = payload.first(kMaxPayload);
-  for (const records::RawRecord& r : records::Split(payload)) {
+  if (payload.size() > kMaxCasePayload) {
+    payload = payload.first(kMaxCasePayload);
+  }
+  std::size_t consumed = 0;
+  const std::vector<records::RawRecord> recs =
+      records::Split(payload, &consumed);
+  // The model's verdict on a top-level record depends on that record's bytes
+  // alone, so when the records cover the payload and it decodes whole, every
+  // record would be kept: one decode, not one per record and one more.
+  if (consumed == payload.size() &&
+      model::Decode(schema, 0, payload, c.message).ok) {
+    c.payload.assign(payload.begin(), payload.end());
+    return c;
+  }
+  for (const records::RawRecord& r : recs) {
     const ByteSpan rec = payload.subspan(r.begin, r.end - r.begin);
     model::Message one;
     if (model::Decode(schema, 0, rec, one).ok) {

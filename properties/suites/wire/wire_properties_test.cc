@@ -16,7 +16,9 @@
 #include "fairwire/checks/wire_oracle.h"
 #include "fairwire/checks/wire_schema_build.h"
 #include "fairwire/generators/wire_generators.h"
+#include "fairwire/models/wire_model.h"
 #include "fairwire/scenarios/wire_case.h"
+#include "fairwire/scenarios/wire_records.h"
 #include "fairwire/scenarios/wire_schema_case.h"
 
 namespace fairwire::wire {
@@ -77,6 +79,80 @@ std::string ValidEncoding(const oracle::Subject& subject) {
   const scenario::Variant variant = *gen::Variant();
   RC_TAG(variant.name);
   return scenario::EncodeVariant(subject.model, m, variant);
+}
+
+// DecodeCase's payload by its definition: the whole records of the input
+// after byte 0 (cut to kMaxCasePayload) that the model accepts on their own.
+fairwire::Bytes RecordsAcceptedAlone(const model::Schema& schema,
+                                     ByteSpan input) {
+  ByteSpan payload = input.subspan(1);
+  if (payload.size() > scenario::kMaxCasePayload) {
+    payload = payload.first(scenario::kMaxCasePayload);
+  }
+  fairwire::Bytes kept;
+  for (const records::RawRecord& r : records::Split(payload)) {
+    const ByteSpan rec = payload.subspan(r.begin, r.end - r.begin);
+    model::Message alone;
+    if (model::Decode(schema, 0, rec, alone).ok) {
+      kept.insert(kept.end(), rec.begin(), rec.end());
+    }
+  }
+  return kept;
+}
+
+void ExpectCaseByDefinition(ByteSpan input) {
+  const scenario::WireCase c =
+      scenario::DecodeCase(oracle::CaseSchemas(), input);
+  const model::Schema& schema = *oracle::CaseSchemas()[c.root];
+  const fairwire::Bytes kept = RecordsAcceptedAlone(schema, input);
+  model::Message expected;
+  RC_ASSERT(model::Decode(schema, 0, kept, expected).ok);
+  RC_ASSERT(c.payload == kept);
+  RC_ASSERT(c.message == expected);
+}
+
+// DecodeCase decodes a payload whole when its records cover it and the model
+// accepts it (one decode instead of one per record): the case is the one
+// the definition gives, on valid encodings, corrupted ones, and valid ones
+// with arbitrary bytes spliced in.
+RC_GTEST_PROP(WireCaseDecode, KeepsTheRecordsTheModelAcceptsOnTheirOwn, ()) {
+  const int root = *rc::gen::inRange(0, 2);
+  std::string body = ValidEncoding(oracle::CaseSubject(root));
+  const int shape = *rc::gen::inRange(0, 3);
+  if (shape == 1) body = gen::Corrupt(body);
+  if (shape == 2) {
+    const auto at = *rc::gen::inRange<std::size_t>(0, body.size() + 1);
+    body.insert(at,
+                *rc::gen::container<std::string>(rc::gen::arbitrary<char>()));
+  }
+  fairwire::Bytes input{
+      static_cast<std::uint8_t>((*rc::gen::inRange(0, 128) << 1) | root)};
+  input.insert(input.end(), body.begin(), body.end());
+  const bool whole =
+      RecordsAcceptedAlone(*oracle::CaseSchemas()[root], input).size() ==
+      input.size() - 1;
+  RC_CLASSIFY(whole, "every record accepted");
+  RC_CLASSIFY(!whole, "some bytes dropped");
+  ExpectCaseByDefinition(input);
+}
+
+// Both ways through DecodeCase, on inputs whose cases are known.
+TEST(WireCaseDecode, KeepsEveryRecordOfAValidPayloadAndDropsABadOne) {
+  // proto2 AllKinds: f_int32 (1) = 5 and = 7; between them, in the second
+  // input, a packed r_int32 (21) whose one byte is a varint cut short: a
+  // whole record that the model rejects, so it alone is dropped.
+  const std::uint8_t valid[] = {0x00, 0x08, 0x05, 0x08, 0x07};
+  const std::uint8_t with_bad[] = {0x00, 0x08, 0x05, 0xAA, 0x01,
+                                   0x01, 0x80, 0x08, 0x07};
+  const scenario::WireCase a =
+      scenario::DecodeCase(oracle::CaseSchemas(), valid);
+  const scenario::WireCase b =
+      scenario::DecodeCase(oracle::CaseSchemas(), with_bad);
+  const fairwire::Bytes both = {0x08, 0x05, 0x08, 0x07};
+  EXPECT_EQ(a.payload, both);
+  EXPECT_EQ(b.payload, both);
+  EXPECT_TRUE(a.message == b.message);
+  EXPECT_NE(a.message, model::EmptyMessage(*oracle::CaseSchemas()[0], 0));
 }
 
 const oracle::Subject& AnyFixedSubject() {

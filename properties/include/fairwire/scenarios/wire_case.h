@@ -58,7 +58,14 @@ struct WireCase {
   Bytes payload;  // the accepted records of the input, as given
 };
 
-// The case of `input` (total) for `schemas[root]`.
+// The bytes of an input after byte 0 that a case reads (longer payloads are
+// cut: the checks run every variant of the message).
+inline constexpr std::size_t kMaxCasePayload = 8192;
+
+// The case of `input` (total) for `schemas[root]`: byte 0 names the root and
+// the variant; the payload keeps, in order, the whole records of the rest
+// (its first kMaxCasePayload bytes) that the model accepts on their own, and
+// the message is the model's decode of them.
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input);
 
 // Byte 0 (root and variant) and the message's canonical encoding.
