@@ -1,6 +1,8 @@
 // Divergence minimisation. The payload is read into a tree of records (a
-// known message field's payload parsed as records, by the model schema; any
-// bytes that do not parse kept as they are), edited, and written back with
+// known message field's payload parsed as records, by the model schema; a
+// record with a tag the spec forbids, such as field 0, read loosely so that
+// the records after it can still go; any bytes that do not parse kept as
+// they are), edited, and written back with
 // every length recomputed, so that a record deep inside nested messages can
 // go as easily as a top-level one. Edits, each kept when the divergence
 // stays: remove a record; hoist a record's same-field child into its place,
@@ -32,6 +34,7 @@ struct Node {
   int type = -1;               // the message type, when `message`
   std::vector<Node> children;  // when `message`
   Bytes tail;                  // when `message`: bytes after the last record
+  bool loose = false;  // past a record Split stopped at: its tag as written
 };
 
 std::size_t VarintLength(ByteSpan b, std::size_t at) {
@@ -50,11 +53,79 @@ const model::Field* FieldOf(const model::Schema& schema, int type,
   return nullptr;
 }
 
-// The records of `bytes` as a message of `type` (-1: unknown), and the tail.
+// A record that Split stops at but that a decoder under test may still read
+// past: a tag of at most 10 bytes, whatever its field number (0, or past 32
+// bits), and a varint, i64, len or i32 payload. Read as a node of number 0,
+// so that the records after it stay within reach of the tree's edits (a
+// divergence on such a tag usually has many of them). False when the bytes
+// at `begin` are no such record.
+bool ReadLoose(ByteSpan bytes, std::size_t begin, Node& n, std::size_t& end) {
+  std::size_t pos = begin;
+  std::uint64_t tag = 0;
+  std::uint64_t value = 0;
+  if (!records::ReadVarint(bytes, pos, tag)) return false;
+  n.loose = true;
+  n.wire_type = static_cast<int>(tag & 7);
+  n.tag.assign(bytes.begin() + static_cast<long>(begin),
+               bytes.begin() + static_cast<long>(pos));
+  std::size_t body_begin = pos;
+  switch (n.wire_type) {
+    case 0:
+      if (!records::ReadVarint(bytes, pos, value)) return false;
+      break;
+    case 1:
+    case 5: {
+      const std::size_t width = n.wire_type == 1 ? 8 : 4;
+      if (bytes.size() - pos < width) return false;
+      pos += width;
+      break;
+    }
+    case 2:
+      if (!records::ReadVarint(bytes, pos, value) ||
+          value > bytes.size() - pos) {
+        return false;
+      }
+      n.length.assign(bytes.begin() + static_cast<long>(body_begin),
+                      bytes.begin() + static_cast<long>(pos));
+      body_begin = pos;
+      pos += static_cast<std::size_t>(value);
+      break;
+    default:
+      return false;
+  }
+  n.body.assign(bytes.begin() + static_cast<long>(body_begin),
+                bytes.begin() + static_cast<long>(pos));
+  end = pos;
+  return true;
+}
+
+void ParseWhole(const model::Schema& schema, int type, ByteSpan bytes,
+                int depth, std::vector<Node>& out, std::size_t& consumed);
+
+// The records of `bytes` as a message of `type` (-1: unknown), and the tail:
+// whole records, then a loose one, then whole records again, and so on.
 std::vector<Node> Parse(const model::Schema& schema, int type, ByteSpan bytes,
                         Bytes& tail, int depth) {
   std::vector<Node> out;
-  std::size_t consumed = 0;
+  std::size_t at = 0;
+  while (true) {
+    std::size_t consumed = 0;
+    ParseWhole(schema, type, bytes.subspan(at), depth, out, consumed);
+    at += consumed;
+    Node n;
+    std::size_t end = 0;
+    if (at == bytes.size() || !ReadLoose(bytes, at, n, end)) break;
+    out.push_back(std::move(n));
+    at = end;
+  }
+  tail.assign(bytes.begin() + static_cast<long>(at), bytes.end());
+  return out;
+}
+
+// Appends the whole records at the start of `bytes` to `out`; `consumed`
+// gets where they end.
+void ParseWhole(const model::Schema& schema, int type, ByteSpan bytes,
+                int depth, std::vector<Node>& out, std::size_t& consumed) {
   for (const records::RawRecord& r : records::Split(bytes, &consumed)) {
     Node n;
     n.number = r.number;
@@ -80,8 +151,6 @@ std::vector<Node> Parse(const model::Schema& schema, int type, ByteSpan bytes,
     }
     out.push_back(std::move(n));
   }
-  tail.assign(bytes.begin() + static_cast<long>(consumed), bytes.end());
-  return out;
 }
 
 void Write(const std::vector<Node>& nodes, const Bytes& tail, Bytes& out);
@@ -316,9 +385,13 @@ class Minimiser {
         return true;
       }
       case Edit::kShortest: {
-        std::string tag;
-        records::PutTag(n.number, n.wire_type, tag);
-        out.insert(out.end(), tag.begin(), tag.end());
+        if (n.loose) {  // no shorter tag means the same
+          out.insert(out.end(), n.tag.begin(), n.tag.end());
+        } else {
+          std::string tag;
+          records::PutTag(n.number, n.wire_type, tag);
+          out.insert(out.end(), tag.begin(), tag.end());
+        }
         Bytes content;
         if (n.message) {
           Write(n.children, n.tail, content);

@@ -375,6 +375,48 @@ TEST(WireKit, MinimisationShrinksInsideANestedMessage) {
   EXPECT_EQ(m.input, (Bytes{0x8a, 0x01, 0x02, 0x08, 0x07}));
 }
 
+TEST(WireKit, MinimisationReachesTheRecordsPastAForbiddenTag) {
+  // Accepts a field-0 varint written with a two-byte tag (80 00 00) and
+  // reads on, as protobuf-c does; libprotobuf rejects field 0.
+  const std::vector<std::uint8_t> field0 = {0x80, 0x00, 0x00};
+  auto reads_field_0 = [&field0](ByteSpan input, Decoded& d) {
+    std::vector<std::uint8_t> rest(input.begin(), input.end());
+    bool had = false;
+    for (auto at = std::search(rest.begin(), rest.end(), field0.begin(),
+                               field0.end());
+         at != rest.end(); at = std::search(rest.begin(), rest.end(),
+                                            field0.begin(), field0.end())) {
+      rest.erase(at, at + 3);
+      had = true;
+    }
+    std::unique_ptr<pb::Message> m(AllKinds().dynamic->New());
+    if (had && !d.accepted &&
+        m->ParsePartialFromArray(rest.data(), static_cast<int>(rest.size()))) {
+      d = Decoded{true, m->SerializePartialAsString(), ""};
+    }
+  };
+  PlantedAdapter a(reads_field_0);
+  // Field 500 = 1 (unknown), the field-0 record, then 40 records the
+  // decoder reads on through: each must go by the tree's edits, since
+  // cutting bytes at random breaks the records after it.
+  std::vector<std::uint8_t> bytes = {0xa0, 0x1f, 0x01, 0x80, 0x00, 0x00};
+  for (std::uint8_t i = 0; i < 40; ++i) {
+    // Field 500 holding 0 to 12 bytes: record boundaries at odd places.
+    const auto n = static_cast<std::uint8_t>((i * 5) % 13);
+    bytes.insert(bytes.end(), {0xa2, 0x1f, n});
+    bytes.insert(bytes.end(), n, 0x61);
+  }
+  const Comparison c = CompareBytes(a, bytes);
+  ASSERT_EQ(c.result, Result::kDiverge);
+  EXPECT_EQ(c.ClassName(),
+            "accepts-rejected/tag-non-minimal+field-number-0+unknown-field");
+  const MinimalDivergence m =
+      MinimiseDivergence(a, AllKinds(), bytes, c, /*max_trials=*/200);
+  EXPECT_EQ(m.input, field0);
+  EXPECT_EQ(m.comparison.ClassName(),
+            "accepts-rejected/tag-non-minimal+field-number-0");
+}
+
 TEST(WireKnownDivergences, ParsesBlocksAndComments) {
   std::string error;
   const auto k = ParseKnownDivergences(

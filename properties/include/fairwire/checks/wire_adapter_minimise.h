@@ -1,7 +1,8 @@
 // Minimising a divergence of a decoder under test, so that it is classified
 // by the rules its smallest input touches rather than by everything the
 // input happened to hold. Records first (the scenario level): the payload is
-// read as a tree of records, nested messages parsed by the schema, and each
+// read as a tree of records, nested messages parsed by the schema (past a
+// record whose tag the spec forbids too, such as field 0), and each
 // record may be removed, replaced by its same-field child or spliced into a
 // parent of its own type (one level of recursion less), emptied, written with
 // its shortest tag, length and varint value, or, for strings and bytes, lose
