@@ -1,16 +1,16 @@
-// Divergence minimisation. The payload is read into a tree of records (a
-// known message field's payload parsed as records, by the model schema; a
-// record with a tag the spec forbids, such as field 0, read loosely so that
-// the records after it can still go; any bytes that do not parse kept as
-// they are), edited, and written back with
-// every length recomputed, so that a record deep inside nested messages can
-// go as easily as a top-level one. Edits, each kept when the divergence
-// stays: remove a record; hoist a record's same-field child into its place,
-// or splice a message of its parent's own type into the parent (one level
-// of recursion less either way); empty a record; write its tag, length and
-// varint value in their shortest forms; remove single bytes of a string or
-// bytes value. Then chunks of the written bytes, halves first. To a
-// fixpoint or the trial budget.
+// Divergence minimisation. The payload is read into a tree of records, edited,
+// and written back with every length recomputed, so that a record deep inside
+// nested messages can go as easily as a top-level one. In the tree, a known
+// message field's payload is parsed as records by the model schema, and so is
+// a group's (as of no known type); a record with a tag the spec forbids, such
+// as field 0, is read loosely so that the records after it can still go; any
+// bytes that do not parse are kept as they are. Edits, each kept when the
+// divergence stays: remove a record; hoist a record's same-field child into
+// its place, or splice a message of its parent's own type (or a group) into
+// the parent (one level of recursion less either way); empty a record; write
+// its tag, length and varint value in their shortest forms; remove single
+// bytes of a string or bytes value. Then chunks of the written bytes, halves
+// first. To a fixpoint or the trial budget.
 #include "fairwire/checks/wire_adapter_minimise.h"
 
 #include <algorithm>
@@ -23,17 +23,20 @@
 namespace fairwire::wire::kit {
 namespace {
 
-// One record, with a known message field's payload parsed.
+// One record, with a known message field's payload or a group's records
+// parsed.
 struct Node {
   std::uint32_t number = 0;
   int wire_type = 0;
   Bytes tag;     // as written
   Bytes length;  // len records: as written; empty once recomputed
-  Bytes body;    // everything after tag and length, unless `message`
+  Bytes body;    // everything after tag and length, unless `message` or `group`
   bool message = false;
+  bool group = false;          // a group (of no known type: fairwire has none)
   int type = -1;               // the message type, when `message`
-  std::vector<Node> children;  // when `message`
-  Bytes tail;                  // when `message`: bytes after the last record
+  std::vector<Node> children;  // when `message` or `group`
+  Bytes tail;          // when `message` or `group`: bytes after the last record
+  Bytes end_tag;       // when `group`: as written
   bool loose = false;  // past a record Split stopped at: its tag as written
 };
 
@@ -146,6 +149,14 @@ void ParseWhole(const model::Schema& schema, int type, ByteSpan bytes,
       n.message = true;
       n.type = f->message_index;
       n.children = Parse(schema, n.type, body, n.tail, depth + 1);
+    } else if (r.wire_type == 3 && depth < 200) {
+      n.group = true;
+      n.children =
+          Parse(schema, -1,
+                bytes.subspan(r.payload_begin, r.payload_end - r.payload_begin),
+                n.tail, depth + 1);
+      n.end_tag.assign(bytes.begin() + static_cast<long>(r.payload_end),
+                       bytes.begin() + static_cast<long>(r.end));
     } else {
       n.body.assign(body.begin(), body.end());
     }
@@ -157,6 +168,11 @@ void Write(const std::vector<Node>& nodes, const Bytes& tail, Bytes& out);
 
 void Write(const Node& n, Bytes& out) {
   out.insert(out.end(), n.tag.begin(), n.tag.end());
+  if (n.group) {
+    Write(n.children, n.tail, out);
+    out.insert(out.end(), n.end_tag.begin(), n.end_tag.end());
+    return;
+  }
   if (n.wire_type == 2 && n.length.empty()) {  // recomputed: write it first
     Bytes content;
     if (n.message) {
@@ -191,7 +207,9 @@ void Paths(const std::vector<Node>& nodes, Path& at, std::vector<Path>& out) {
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     at.push_back(i);
     out.push_back(at);
-    if (nodes[i].message) Paths(nodes[i].children, at, out);
+    if (nodes[i].message || nodes[i].group) {
+      Paths(nodes[i].children, at, out);
+    }
     at.pop_back();
   }
 }
@@ -339,8 +357,9 @@ class Minimiser {
           return false;
         }
         out.insert(out.end(), n.tag.begin(), n.tag.end());
-        PutLength(content.size(), out);
+        if (!n.group) PutLength(content.size(), out);
         out.insert(out.end(), content.begin(), content.end());
+        if (n.group) out.insert(out.end(), n.end_tag.begin(), n.end_tag.end());
         continue;
       }
       if (!Edited(n, type, edit, byte, out)) return false;
@@ -364,15 +383,18 @@ class Minimiser {
         }
         return false;
       case Edit::kSplice:
-        if (!n.message || n.type != parent_type || !n.tail.empty()) {
+        // A group is of no known type: its records may go to any parent.
+        if (!((n.message && n.type == parent_type) || n.group) ||
+            !n.tail.empty()) {
           return false;
         }
         for (const Node& c : n.children) Write(c, out);
         return true;
       case Edit::kEmpty: {
-        const bool has = n.message ? !n.children.empty() || !n.tail.empty()
-                                   : (n.wire_type == 2 || n.wire_type == 3) &&
-                                         !n.body.empty();
+        const bool has =
+            n.message || n.group
+                ? !n.children.empty() || !n.tail.empty()
+                : (n.wire_type == 2 || n.wire_type == 3) && !n.body.empty();
         if (!has) return false;
         out.insert(out.end(), n.tag.begin(), n.tag.end());
         if (n.wire_type == 2) {
@@ -391,6 +413,13 @@ class Minimiser {
           std::string tag;
           records::PutTag(n.number, n.wire_type, tag);
           out.insert(out.end(), tag.begin(), tag.end());
+        }
+        if (n.group) {  // the end tag in its shortest form too
+          Write(n.children, n.tail, out);
+          std::string end;
+          records::PutTag(n.number, 4, end);
+          out.insert(out.end(), end.begin(), end.end());
+          return true;
         }
         Bytes content;
         if (n.message) {

@@ -375,18 +375,20 @@ TEST(WireKit, MinimisationShrinksInsideANestedMessage) {
   EXPECT_EQ(m.input, (Bytes{0x8a, 0x01, 0x02, 0x08, 0x07}));
 }
 
-TEST(WireKit, MinimisationReachesTheRecordsPastAForbiddenTag) {
-  // Accepts a field-0 varint written with a two-byte tag (80 00 00) and
-  // reads on, as protobuf-c does; libprotobuf rejects field 0.
-  const std::vector<std::uint8_t> field0 = {0x80, 0x00, 0x00};
-  auto reads_field_0 = [&field0](ByteSpan input, Decoded& d) {
+// A planted change for a decoder that reads what libprotobuf rejects: it
+// accepts an input libprotobuf rejects when every `read` in it, written as
+// `as`, gives an input libprotobuf accepts, and decodes it so.
+PlantedAdapter::Change ReadsAs(std::vector<std::uint8_t> read,
+                               std::vector<std::uint8_t> as) {
+  return [read, as](ByteSpan input, Decoded& d) {
     std::vector<std::uint8_t> rest(input.begin(), input.end());
     bool had = false;
-    for (auto at = std::search(rest.begin(), rest.end(), field0.begin(),
-                               field0.end());
-         at != rest.end(); at = std::search(rest.begin(), rest.end(),
-                                            field0.begin(), field0.end())) {
-      rest.erase(at, at + 3);
+    for (auto at =
+             std::search(rest.begin(), rest.end(), read.begin(), read.end());
+         at != rest.end();
+         at = std::search(at, rest.end(), read.begin(), read.end())) {
+      at = rest.erase(at, at + static_cast<long>(read.size()));
+      at = rest.insert(at, as.begin(), as.end()) + static_cast<long>(as.size());
       had = true;
     }
     std::unique_ptr<pb::Message> m(AllKinds().dynamic->New());
@@ -395,7 +397,13 @@ TEST(WireKit, MinimisationReachesTheRecordsPastAForbiddenTag) {
       d = Decoded{true, m->SerializePartialAsString(), ""};
     }
   };
-  PlantedAdapter a(reads_field_0);
+}
+
+TEST(WireKit, MinimisationReachesTheRecordsPastAForbiddenTag) {
+  // Accepts a field-0 varint written with a two-byte tag (80 00 00) and
+  // reads on, as protobuf-c does; libprotobuf rejects field 0.
+  const std::vector<std::uint8_t> field0 = {0x80, 0x00, 0x00};
+  PlantedAdapter a(ReadsAs(field0, {}));
   // Field 500 = 1 (unknown), the field-0 record, then 40 records the
   // decoder reads on through: each must go by the tree's edits, since
   // cutting bytes at random breaks the records after it.
@@ -415,6 +423,31 @@ TEST(WireKit, MinimisationReachesTheRecordsPastAForbiddenTag) {
   EXPECT_EQ(m.input, field0);
   EXPECT_EQ(m.comparison.ClassName(),
             "accepts-rejected/tag-non-minimal+field-number-0");
+}
+
+TEST(WireKit, MinimisationReachesARecordInsideAGroup) {
+  // Reads a tag of up to 10 bytes, as upb and nanopb do: accepts what
+  // libprotobuf accepts once the 6-byte tag a2 80 80 80 80 00 (field 4,
+  // len) is written as 22.
+  const std::vector<std::uint8_t> long_tag = {0xa2, 0x80, 0x80,
+                                              0x80, 0x80, 0x00};
+  PlantedAdapter a(ReadsAs(long_tag, {0x22}));
+  // A group of field 1000 holding the record, with 20 bytes: the string
+  // can only shrink with its length rewritten, and the group only go with
+  // both its tags, which cutting bytes does not do.
+  std::vector<std::uint8_t> bytes = {0xc3, 0x3e};
+  bytes.insert(bytes.end(), long_tag.begin(), long_tag.end());
+  bytes.push_back(20);
+  bytes.insert(bytes.end(), 20, 0x61);
+  bytes.insert(bytes.end(), {0xc4, 0x3e});
+  const Comparison c = CompareBytes(a, bytes);
+  ASSERT_EQ(c.result, Result::kDiverge);
+  const MinimalDivergence m = MinimiseDivergence(a, AllKinds(), bytes, c);
+  std::vector<std::uint8_t> alone = long_tag;
+  alone.push_back(0);
+  EXPECT_EQ(m.input, alone);
+  EXPECT_EQ(m.comparison.ClassName(), "accepts-rejected/tag-over-5-bytes")
+      << c.ClassName();
 }
 
 TEST(WireKnownDivergences, ParsesBlocksAndComments) {

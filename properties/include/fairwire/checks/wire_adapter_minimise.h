@@ -1,13 +1,14 @@
 // Minimising a divergence of a decoder under test, so that it is classified
 // by the rules its smallest input touches rather than by everything the
 // input happened to hold. Records first (the scenario level): the payload is
-// read as a tree of records, nested messages parsed by the schema (past a
-// record whose tag the spec forbids too, such as field 0), and each
-// record may be removed, replaced by its same-field child or spliced into a
-// parent of its own type (one level of recursion less), emptied, written with
-// its shortest tag, length and varint value, or, for strings and bytes, lose
-// single bytes, every length recomputed; then chunks of bytes, halves first.
-// Deterministic, and bounded.
+// read as a tree of records, nested messages parsed by the schema and
+// groups' records too, also past a record whose tag the spec forbids (such
+// as field 0). Each record may be removed, replaced by its same-field child,
+// spliced into its parent (a message of the parent's own type, or a group:
+// one level less), emptied, written with its shortest tag, length and varint
+// value, or, for strings and bytes, lose single bytes, every length
+// recomputed; then chunks of bytes, halves first. Deterministic, and
+// bounded.
 #ifndef FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
 #define FAIRWIRE_CHECKS_WIRE_ADAPTER_MINIMISE_H_
 
