@@ -123,6 +123,26 @@ std::string ScalarText(const model::Field* f, std::uint64_t v, int wire_type) {
 
 }  // namespace
 
+bool ReadLooseRecord(std::span<const std::uint8_t> bytes, std::size_t begin,
+                     RawRecord& record) {
+  std::size_t pos = begin;
+  std::uint64_t tag = 0;
+  if (!ReadVarint(bytes, pos, tag)) return false;
+  record.begin = begin;
+  record.number = static_cast<std::uint32_t>(tag >> 3);
+  record.wire_type = static_cast<int>(tag & 7);
+  if (record.wire_type == 3 || record.wire_type == 4 || record.wire_type > 5) {
+    return false;
+  }
+  if (!SkipPayload(bytes, pos, record.number, record.wire_type, 0,
+                   record.payload_begin, record.payload_end)) {
+    return false;
+  }
+  record.payload_end = pos;
+  record.end = pos;
+  return true;
+}
+
 bool ReadVarint(std::span<const std::uint8_t> bytes, std::size_t& pos,
                 std::uint64_t& value) {
   value = 0;

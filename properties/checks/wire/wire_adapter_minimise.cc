@@ -57,48 +57,24 @@ const model::Field* FieldOf(const model::Schema& schema, int type,
 }
 
 // A record that Split stops at but that a decoder under test may still read
-// past: a tag of at most 10 bytes, whatever its field number (0, or past 32
-// bits), and a varint, i64, len or i32 payload. Read as a node of number 0,
-// so that the records after it stay within reach of the tree's edits (a
-// divergence on such a tag usually has many of them). False when the bytes
-// at `begin` are no such record.
+// past (records::ReadLooseRecord): a tag of at most 10 bytes, whatever its
+// field number (0, or past 32 bits), and a varint, i64, len or i32 payload.
+// Read as a node of number 0, so that the records after it stay within reach
+// of the tree's edits (a divergence on such a tag usually has many of them).
+// False when the bytes at `begin` are no such record.
 bool ReadLoose(ByteSpan bytes, std::size_t begin, Node& n, std::size_t& end) {
-  std::size_t pos = begin;
-  std::uint64_t tag = 0;
-  std::uint64_t value = 0;
-  if (!records::ReadVarint(bytes, pos, tag)) return false;
+  records::RawRecord r;
+  if (!records::ReadLooseRecord(bytes, begin, r)) return false;
   n.loose = true;
-  n.wire_type = static_cast<int>(tag & 7);
+  n.wire_type = r.wire_type;
+  const std::size_t tag_end = begin + VarintLength(bytes, begin);
   n.tag.assign(bytes.begin() + static_cast<long>(begin),
-               bytes.begin() + static_cast<long>(pos));
-  std::size_t body_begin = pos;
-  switch (n.wire_type) {
-    case 0:
-      if (!records::ReadVarint(bytes, pos, value)) return false;
-      break;
-    case 1:
-    case 5: {
-      const std::size_t width = n.wire_type == 1 ? 8 : 4;
-      if (bytes.size() - pos < width) return false;
-      pos += width;
-      break;
-    }
-    case 2:
-      if (!records::ReadVarint(bytes, pos, value) ||
-          value > bytes.size() - pos) {
-        return false;
-      }
-      n.length.assign(bytes.begin() + static_cast<long>(body_begin),
-                      bytes.begin() + static_cast<long>(pos));
-      body_begin = pos;
-      pos += static_cast<std::size_t>(value);
-      break;
-    default:
-      return false;
-  }
-  n.body.assign(bytes.begin() + static_cast<long>(body_begin),
-                bytes.begin() + static_cast<long>(pos));
-  end = pos;
+               bytes.begin() + static_cast<long>(tag_end));
+  n.length.assign(bytes.begin() + static_cast<long>(tag_end),
+                  bytes.begin() + static_cast<long>(r.payload_begin));
+  n.body.assign(bytes.begin() + static_cast<long>(r.payload_begin),
+                bytes.begin() + static_cast<long>(r.end));
+  end = r.end;
   return true;
 }
 

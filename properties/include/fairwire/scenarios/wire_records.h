@@ -30,6 +30,14 @@ struct RawRecord {
 std::vector<RawRecord> Split(std::span<const std::uint8_t> bytes,
                              std::size_t* consumed = nullptr);
 
+// Reads the record at `begin` as a lenient decoder may, past what Split
+// accepts: a tag of at most 10 bytes whatever field number it holds (0, or
+// beyond 32 bits; `number` keeps the tag's bits 3 to 34), then a varint,
+// i64, len or i32 payload. False if the bytes there are no such record
+// (truncated, a group or end-group tag, wire type 6 or 7).
+bool ReadLooseRecord(std::span<const std::uint8_t> bytes, std::size_t begin,
+                     RawRecord& record);
+
 // Reads a varint of at most 10 bytes at bytes[pos]; false if truncated or too
 // long. `pos` moves past it on success.
 bool ReadVarint(std::span<const std::uint8_t> bytes, std::size_t& pos,
