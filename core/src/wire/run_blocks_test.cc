@@ -24,32 +24,46 @@ namespace {
 using testgen::GenRunBytes;
 using Outcome = testgen::RunOutcome<std::int64_t>;
 
-// Refuses values whose low bits are 3 (a closed enum's unknown values).
-bool Rejected(std::int64_t value) { return (value & 7) == 3; }
+// Refuses values whose low bits are 3 (a closed enum's unknown values),
+// when `refusing`.
+bool Rejected(std::int64_t value, bool refusing = true) {
+  return refusing && (value & 7) == 3;
+}
 
 // A keep with Accepts, as closed enums' runs have (ClosedEnumKeep): the
 // kernel stops at a value Accepts refuses, and the record loop asks keep.
 struct KeepWithAccepts {
   std::vector<std::int64_t>* refused;
+  bool refusing = true;
   bool operator()(std::int64_t value) const {
-    if (!Rejected(value)) return true;
+    if (!Rejected(value, refusing)) return true;
     refused->push_back(value);
     return false;
   }
-  bool Accepts(std::int64_t value) const { return !Rejected(value); }
+  bool Accepts(std::int64_t value) const { return !Rejected(value, refusing); }
 };
 
-// The run at `level`: the kernel alone, and ParseVarintRun.
+// The run at `level`: the kernel alone, and ParseVarintRun. The keeps refuse
+// some values below avx512. At avx512 they keep all: ParseVarintRun's
+// AVX-512 kernel is given kAcceptAll, a check that must accept what the keep
+// does (its closed-enum checks are run_kernel_simd_test.cc's).
 void CheckRunAt(KernelLevel level) {
+  const bool refusing = level != KernelLevel::kAvx512;
   const auto tag_byte =
       static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
   const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
   if (bytes.empty()) return;
   std::vector<std::ptrdiff_t> starts;
   const Outcome expected = testgen::ReferenceRun<FieldKind::kInt64>(
-      bytes, tag_byte, [](std::int64_t value) { return !Rejected(value); },
+      bytes, tag_byte,
+      [refusing](std::int64_t value) { return !Rejected(value, refusing); },
       &starts);
   RC_TAG(expected.kept.size() / 64 * 64);
+  if (bytes.size() >= 64) {
+    // At the avx512 level, which kernel ParseVarintRun gives the run.
+    RC_TAG(OpensRegularWindow(bytes.data(), tag_byte) ? "opens regular"
+                                                      : "opens irregular");
+  }
   // The run, then maybe more of the input (as after a nested message's
   // run), in an exact-size buffer: a read past it is an ASan failure.
   std::vector<std::uint8_t> input = bytes;
@@ -64,7 +78,7 @@ void CheckRunAt(KernelLevel level) {
   Outcome alone;
   alone.kept = before;
   const auto keep_alone = [&](std::int64_t value) {
-    if (!Rejected(value)) return true;
+    if (!Rejected(value, refusing)) return true;
     alone.refused.push_back(value);
     return false;
   };
@@ -93,7 +107,7 @@ void CheckRunAt(KernelLevel level) {
   got.kept = before;
   ParseContext ctx{begin, limit, kMaxDepth, {}};
   const auto keep = [&](std::int64_t value) {
-    if (!Rejected(value)) return true;
+    if (!Rejected(value, refusing)) return true;
     got.refused.push_back(value);
     return false;
   };
@@ -114,7 +128,7 @@ void CheckRunAt(KernelLevel level) {
   ParseContext ctx2{begin, limit, kMaxDepth, {}};
   const std::uint8_t* r = ParseVarintRun<FieldKind::kInt64>(
       ctx2, begin, end, tag_byte, accepting.kept,
-      KeepWithAccepts{&accepting.refused}, &kAcceptAll);
+      KeepWithAccepts{&accepting.refused, refusing}, &kAcceptAll);
   accepting.stopped = r == nullptr ? -1 : r - begin;
   accepting.error = ctx2.status.error;
   accepting.offset = ctx2.status.offset;
@@ -531,6 +545,56 @@ TEST(RunBlocks, RegularWindowsDecodeEveryGroupOfEveryRecord) {
   }
 }
 
+// OpensRegularWindow, which sends a run at the avx512 level to the avx2
+// kernel: true for 64 bytes of records of one value length of 1 to 7 bytes,
+// each value followed by the run's tag, whatever the values and whatever
+// follows; false if any whole record in the 64 bytes has another length or
+// another tag, or if the first value is longer than 7 bytes.
+TEST(RunBlocks, OpensRegularWindowTellsOneLengthRunsFromOthers) {
+  static constexpr std::uint8_t kTag = 0x08;
+  static constexpr std::size_t kRecords = 100;
+  // Records of `width`-byte values, record `odd` `odd_width` bytes long
+  // instead; the first value's tag is not in the bytes (p is at a value).
+  const auto run = [](std::size_t width, std::size_t odd,
+                      std::size_t odd_width) {
+    std::vector<std::uint8_t> bytes;
+    for (std::size_t i = 0; i < kRecords; ++i) {
+      if (i != 0) bytes.push_back(kTag);
+      const std::size_t w = i == odd ? odd_width : width;
+      for (std::size_t b = 1; b < w; ++b) {
+        bytes.push_back(static_cast<std::uint8_t>(0x80 | (i + b)));
+      }
+      bytes.push_back(static_cast<std::uint8_t>(i % 128));
+    }
+    return bytes;
+  };
+  for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
+    const std::size_t whole = 64 / (width + 1);  // records the pattern covers
+    EXPECT_TRUE(OpensRegularWindow(run(width, kRecords, 0).data(), kTag))
+        << "width " << width;
+    // A record past the 64 bytes changes nothing.
+    EXPECT_TRUE(OpensRegularWindow(run(width, whole + 1, 10).data(), kTag))
+        << "width " << width;
+    for (std::size_t odd = 0; odd < whole; ++odd) {
+      EXPECT_FALSE(OpensRegularWindow(run(width, odd, width + 1).data(), kTag))
+          << "width " << width << ", record " << odd << " one byte longer";
+      if (width > 1) {
+        EXPECT_FALSE(
+            OpensRegularWindow(run(width, odd, width - 1).data(), kTag))
+            << "width " << width << ", record " << odd << " one byte shorter";
+      }
+      std::vector<std::uint8_t> foreign = run(width, kRecords, 0);
+      foreign[odd * (width + 1) + width] = kTag ^ 0x10;
+      EXPECT_FALSE(OpensRegularWindow(foreign.data(), kTag))
+          << "width " << width << ", another tag after record " << odd;
+    }
+  }
+  for (std::size_t width = kMaxRegularLength + 1; width <= 10; ++width) {
+    EXPECT_FALSE(OpensRegularWindow(run(width, kRecords, 0).data(), kTag))
+        << "width " << width;
+  }
+}
+
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {
   EXPECT_TRUE(rc::check("RunBlocks portable",
                         [] { CheckRunAt(KernelLevel::kPortable); }));
@@ -539,6 +603,12 @@ TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {
 FAIRWIRE_LEVEL_PROP(RunBlocks,
                     Avx2KernelTakesAPrefixAndTheRunMatchesTheRecordLoop,
                     KernelLevel::kAvx2, { CheckRunAt(KernelLevel::kAvx2); })
+
+// At the avx512 level ParseVarintRun gives a run that opens with a regular
+// window to the avx2 kernel and any other to the AVX-512 kernel: both give
+// what the record loop gives (the runs' tags say how many opened each way).
+FAIRWIRE_LEVEL_PROP(RunBlocks, Avx512RunsOfEitherOpeningMatchTheRecordLoop,
+                    KernelLevel::kAvx512, { CheckRunAt(KernelLevel::kAvx512); })
 
 }  // namespace
 }  // namespace fairwire::wire::internal

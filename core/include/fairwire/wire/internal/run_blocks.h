@@ -100,6 +100,23 @@ struct RegularPattern {
   }
 };
 
+// True if the 64 bytes at p follow RegularPattern<L> with the tag
+// `tag_byte`: a regular window of L-byte values. Compared eight bytes at a
+// time.
+template <std::size_t L>
+[[gnu::always_inline]] inline bool MatchesRegularPattern(
+    const std::uint8_t* p, std::uint8_t tag_byte) {
+  static constexpr RegularPattern<L> kPattern = RegularPattern<L>::Make();
+  const std::uint64_t tags = std::uint64_t{tag_byte} * 0x0101010101010101ull;
+  std::uint64_t differ = 0;
+  for (std::size_t w = 0; w < 8; ++w) {
+    const std::uint64_t expected =
+        kPattern.continuations[w] | (tags & kPattern.tags[w]);
+    differ |= (LoadFixed64(p + 8 * w) ^ expected) & kPattern.compared[w];
+  }
+  return differ == 0;
+}
+
 // Takes the 64 / (L + 1) records of the window at p (those whose bytes lie
 // in it, as the bitmap would) if each is an L-byte value and the run's tag:
 // the window's bytes are checked against the pattern eight at a time, then
@@ -115,15 +132,7 @@ template <FieldKind K, typename Ops, std::size_t L, typename Keep>
     typename KindTraits<K>::Type& last_kept, const Keep& keep) {
   using T = typename KindTraits<K>::Type;
   using Pattern = RegularPattern<L>;
-  static constexpr Pattern kPattern = Pattern::Make();
-  const std::uint64_t tags = std::uint64_t{tag_byte} * 0x0101010101010101ull;
-  std::uint64_t differ = 0;
-  for (std::size_t w = 0; w < 8; ++w) {
-    const std::uint64_t expected =
-        kPattern.continuations[w] | (tags & kPattern.tags[w]);
-    differ |= (LoadFixed64(p + 8 * w) ^ expected) & kPattern.compared[w];
-  }
-  if (differ != 0) return RegularWindow::kIrregular;
+  if (!MatchesRegularPattern<L>(p, tag_byte)) return RegularWindow::kIrregular;
   const auto value_at = [&](std::size_t i) {
     return static_cast<T>(KindTraits<K>::Convert(
         GatherLength<Ops, L>(LoadFixed64(p + i * Pattern::kRecord))));
@@ -162,6 +171,19 @@ template <FieldKind K, typename Ops, std::size_t L, typename Keep>
 // The lengths a regular window takes, 1..kMaxRegularLength.
 using RegularLengths = std::index_sequence<1, 2, 3, 4, 5, 6, 7>;
 static_assert(RegularLengths::size() == kMaxRegularLength);
+
+// True if the 64 bytes at p (a value's start; 64 readable) are a regular
+// window: records of one value length L of at most kMaxRegularLength bytes,
+// L being the first value's, each value followed by `tag_byte`. How a run
+// of counters, ids or one enum value opens.
+inline bool OpensRegularWindow(const std::uint8_t* p, std::uint8_t tag_byte) {
+  std::size_t length = 1;
+  while (length <= kMaxRegularLength && p[length - 1] >= 0x80) ++length;
+  return [&]<std::size_t... L>(std::index_sequence<L...>) {
+    return ((length == L && MatchesRegularPattern<L>(p, tag_byte)) || ...);
+  }
+  (RegularLengths());
+}
 
 // TakeRegularWindow for the run-time length (one instance per length L).
 template <FieldKind K, typename Ops, typename Keep, std::size_t... L>
