@@ -352,27 +352,30 @@ TEST(RunBlocks, ARegularWindowStopsAtAValueAcceptsRefuses) {
 }
 
 // A keep that keeps every value and counts the questions Accepts is asked.
+template <typename T>
 struct CountsAccepts {
   std::size_t* asked;
-  bool operator()(std::int64_t) const { return true; }
-  bool Accepts(std::int64_t) const {
+  bool operator()(T) const { return true; }
+  bool Accepts(T) const {
     ++*asked;
     return true;
   }
 };
 
 // DecodeRunBlocksAt at `level` over a run of `records` records of tag 0x08
-// and `width`-byte values (0x80 bytes, then last_byte(r)), with CountsAccepts.
+// and `width`-byte values (0x80 bytes, then last_byte(r)) of kind K, with
+// CountsAccepts; values as int64.
 struct CountedKernelRun {
   std::ptrdiff_t stopped = 0;      // where the kernel stopped, from the run
   std::vector<std::int64_t> out;   // what it took
   std::vector<std::int64_t> want;  // every record's value
   std::size_t asked = 0;           // questions to Accepts
 };
-template <typename LastByte>
+template <FieldKind K, typename LastByte>
 CountedKernelRun RunCountingAccepts(KernelLevel level, std::size_t width,
                                     std::size_t records,
                                     const LastByte& last_byte) {
+  using T = typename KindTraits<K>::Type;
   constexpr std::uint8_t kTag = 0x08;
   std::vector<std::uint8_t> input;
   CountedKernelRun run;
@@ -381,12 +384,15 @@ CountedKernelRun RunCountingAccepts(KernelLevel level, std::size_t width,
     input.insert(input.end(), width - 1, 0x80);
     const auto last = static_cast<std::uint8_t>(last_byte(r));
     input.push_back(last);
-    run.want.push_back(std::int64_t{last} << (7 * (width - 1)));
+    run.want.push_back(static_cast<std::int64_t>(static_cast<T>(
+        KindTraits<K>::Convert(std::uint64_t{last} << (7 * (width - 1))))));
   }
   const std::uint8_t* begin = input.data();
   const std::uint8_t* end = begin + input.size();
-  const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
-      level, begin, end, end, kTag, run.out, CountsAccepts{&run.asked});
+  std::vector<T> out;
+  const std::uint8_t* p = DecodeRunBlocksAt<K>(
+      level, begin, end, end, kTag, out, CountsAccepts<T>{&run.asked});
+  run.out.assign(out.begin(), out.end());
   run.stopped = p - begin;
   return run;
 }
@@ -397,18 +403,26 @@ CountedKernelRun RunCountingAccepts(KernelLevel level, std::size_t width,
 // about every record. And a regular run whose values change (two of one
 // length, alternating) is taken window after window, past the kernel's
 // buffer of 256 values, each value right, with Accepts asked about every
-// value, since each differs from the last it accepted.
-TEST(RunBlocks, RegularWindowsTakeRunsAndAskAboutNewValuesOnly) {
+// value, since each differs from the last it accepted. For int64 and for
+// enum values, whose avx2 gather (values up to 4 bytes) compares them with
+// the last accepted value in its lanes; an enum up to 5 bytes, past which
+// the values here (1 and 2 shifted by 35 bits or more) are both 0 in 32
+// bits.
+template <FieldKind K>
+void CheckRegularWindowsAskAboutNewValuesOnly() {
+  constexpr std::size_t kMaxWidth =
+      sizeof(typename KindTraits<K>::Type) == 4 ? 5 : kMaxRegularLength;
   for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
     if (!CpuSupports(level)) continue;
-    for (std::size_t width = 1; width <= kMaxRegularLength; ++width) {
+    for (std::size_t width = 1; width <= kMaxWidth; ++width) {
       const std::string where = std::string(KernelLevelName(level)) +
-                                ", width " + std::to_string(width);
+                                ", width " + std::to_string(width) + ", kind " +
+                                std::to_string(static_cast<int>(K));
       // Taken while more than 64 bytes of the run remain: all but the
       // records of its last 80 bytes, at most.
       const std::size_t tail = 80 / (width + 1) + 1;
-      const CountedKernelRun one =
-          RunCountingAccepts(level, width, 200, [](std::size_t) { return 1; });
+      const CountedKernelRun one = RunCountingAccepts<K>(
+          level, width, 200, [](std::size_t) { return 1; });
       ASSERT_GT(one.out.size(), 200 - tail) << where;
       EXPECT_EQ(one.stopped,
                 static_cast<std::ptrdiff_t>(one.out.size() * (width + 1)))
@@ -417,7 +431,7 @@ TEST(RunBlocks, RegularWindowsTakeRunsAndAskAboutNewValuesOnly) {
           << where << ": asked about " << one.asked << " of " << one.out.size()
           << " records";
 
-      const CountedKernelRun two = RunCountingAccepts(
+      const CountedKernelRun two = RunCountingAccepts<K>(
           level, width, 600, [](std::size_t r) { return 1 + r % 2; });
       ASSERT_GT(two.out.size(), 600 - tail) << where;
       EXPECT_EQ(two.stopped,
@@ -428,6 +442,71 @@ TEST(RunBlocks, RegularWindowsTakeRunsAndAskAboutNewValuesOnly) {
       EXPECT_EQ(two.asked, two.out.size()) << where;
     }
   }
+}
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+// GatherRegularWindowAvx2 over a window of L-byte enum values, all `value`
+// but record `odd` (none if past the window), followed by records of
+// another value up to 80 bytes (what the last loads read past the window):
+// every value stored right, and true exactly when each value of the window
+// is `value`.
+template <std::size_t L>
+void CheckRegularGather(std::int32_t value, std::size_t odd) {
+  using Gather = RegularGather<L>;
+  static constexpr std::uint8_t kTag = 0x08;
+  const auto append = [](std::vector<std::uint8_t>& bytes, std::int32_t v) {
+    for (std::size_t i = 0; i < L; ++i) {
+      const auto group = static_cast<std::uint8_t>((v >> (7 * i)) & 0x7F);
+      bytes.push_back(i + 1 < L ? (group | 0x80) : group);
+    }
+    bytes.push_back(kTag);
+  };
+  const std::int32_t other = value ^ 1;
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::int32_t> want;
+  for (std::size_t r = 0; bytes.size() < 80; ++r) {
+    const std::int32_t v = r == odd || r >= Gather::kRecords ? other : value;
+    append(bytes, v);
+    if (r < Gather::kRecords) want.push_back(v);
+  }
+  std::int32_t got[Gather::kRecords + kShapeLanes];
+  const bool same =
+      GatherRegularWindowAvx2<FieldKind::kEnum, L>(bytes.data(), got, value);
+  const std::string where =
+      "width " + std::to_string(L) + ", odd record " + std::to_string(odd);
+  EXPECT_EQ(same, odd >= Gather::kRecords) << where;
+  for (std::size_t r = 0; r < Gather::kRecords; ++r) {
+    ASSERT_EQ(got[r], want[r]) << where << ", record " << r;
+  }
+}
+
+template <std::size_t L>
+void CheckRegularGatherEveryOddRecord() {
+  for (std::size_t odd = 0; odd <= RegularGather<L>::kRecords; ++odd) {
+    CheckRegularGather<L>(std::int32_t{1} << (7 * (L - 1)), odd);
+    CheckRegularGather<L>((std::int32_t{1} << (7 * L)) - 2, odd);
+  }
+}
+
+// The avx2 gather of regular windows (values of 1 to 4 bytes): each value
+// right, and the comparison with the last accepted value true only if every
+// value of the window is it, whatever the bytes its loads read past the
+// window or the lanes a load leaves empty (three values per load at 4
+// bytes).
+TEST(RunBlocks, RegularGatherComparesTheWindowsValuesOnly) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  CheckRegularGatherEveryOddRecord<1>();
+  CheckRegularGatherEveryOddRecord<2>();
+  CheckRegularGatherEveryOddRecord<3>();
+  CheckRegularGatherEveryOddRecord<4>();
+}
+#endif  // FAIRWIRE_WIRE_HAVE_AVX2_PATH
+
+TEST(RunBlocks, RegularWindowsTakeRunsAndAskAboutNewValuesOnly) {
+  CheckRegularWindowsAskAboutNewValuesOnly<FieldKind::kInt64>();
+  CheckRegularWindowsAskAboutNewValuesOnly<FieldKind::kEnum>();
 }
 
 // A regular window checks every byte of its records: a run of one value
@@ -480,11 +559,9 @@ TEST(RunBlocks, ARegularWindowStopsBeforeAForeignTagAtEveryByte) {
 }
 
 // A keep that keeps every value, with Accepts (as closed enums' runs have)
-// or without.
+// or without: then it is KeepAll, as every other field's runs have.
 template <typename T, bool kWithAccepts>
-struct KeepsEveryValue {
-  bool operator()(T) const { return true; }
-};
+struct KeepsEveryValue : KeepAll<T> {};
 template <typename T>
 struct KeepsEveryValue<T, true> {
   bool operator()(T) const { return true; }
@@ -541,6 +618,8 @@ TEST(RunBlocks, RegularWindowsDecodeEveryGroupOfEveryRecord) {
       CheckRegularRunOfDistinctGroups<FieldKind::kInt64, true>(level, width);
       CheckRegularRunOfDistinctGroups<FieldKind::kSint32, false>(level, width);
       CheckRegularRunOfDistinctGroups<FieldKind::kEnum, true>(level, width);
+      CheckRegularRunOfDistinctGroups<FieldKind::kUint32, true>(level, width);
+      CheckRegularRunOfDistinctGroups<FieldKind::kInt32, false>(level, width);
     }
   }
 }

@@ -29,7 +29,10 @@ inline constexpr std::size_t kMaxRunChunk = 4096;
 
 // The run kernel of the portable and avx2 levels: at avx2, the shape kernel
 // (run_shapes.h) for the kinds it decodes and the keeps it can ask without a
-// call (KeepAll, or Accepts); DecodeRunBlocks otherwise.
+// call (KeepAll, or Accepts), unless the run opens with a regular window
+// (OpensRegularWindow: counters, ids, one enum value), which DecodeRunBlocks
+// takes window by window with no lookup (GatherRegularWindowAvx2);
+// DecodeRunBlocks otherwise. p has 64 + 16 bytes readable.
 template <FieldKind K, typename Keep>
 [[gnu::always_inline]] inline const std::uint8_t* DecodeRunAt(
     KernelLevel level, const std::uint8_t* p, const std::uint8_t* end,
@@ -41,7 +44,7 @@ template <FieldKind K, typename Keep>
                 (
                     requires { Keep::kKeepsAll; } ||
                     requires(const Keep& k, T v) { k.Accepts(v); })) {
-    if (level != KernelLevel::kPortable) {
+    if (level != KernelLevel::kPortable && !OpensRegularWindow(p, tag_byte)) {
       return DecodeRunShapesAvx2<K>(p, end, limit, tag_byte, out, keep);
     }
   }
@@ -162,8 +165,8 @@ const std::uint8_t* ParseVarintRunAvx512(
 // of it) and the run's first 64 bytes are not a regular window
 // (OpensRegularWindow); ParseVarintRunBlocks at avx2 otherwise. A run that
 // opens regular (counters, ids, one enum value) mostly keeps one value
-// length, and the avx2 kernel takes such a run from its cached shape, with
-// no compress per block: 1.8x faster than the AVX-512 kernel on seed_int64
+// length, and the avx2 level takes its windows whole, with no compress per
+// block: faster than the AVX-512 kernel on seed_int64 and seed_enum
 // (core/bench/RESULTS.md), which is faster where value lengths vary.
 // Every other level: ParseVarintRunBlocks. Returns past the run (at the
 // next record with another tag), or nullptr on error.
