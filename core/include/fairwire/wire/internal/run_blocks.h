@@ -161,10 +161,10 @@ inline constexpr bool kLaneIsValue =
 // Stores the values of the regular window at p (kind K, L-byte values) at
 // dst, RegularGather<L>::kRecords of them and up to kShapeLanes - 1 lanes
 // past them (the caller leaves room). True if every value equals `last`,
-// which only kinds with kLaneIsValue tell (false for the others).
+// which only kinds with kLaneIsValue tell (false for the others). Not
+// always_inline: its caller TakeRegularWindow has no target of its own (GCC
+// refuses that inline); DecodeRunBlocksAvx2 flattens both in.
 template <FieldKind K, std::size_t L, typename T>
-// Not always_inline: its caller TakeRegularWindow has no target of its own
-// (GCC refuses that inline); DecodeRunBlocksAvx2 flattens both in.
 [[FAIRWIRE_AVX2_TARGET]] inline bool GatherRegularWindowAvx2(
     const std::uint8_t* p, T* dst, T last) {
   using Gather = RegularGather<L>;
