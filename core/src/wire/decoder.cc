@@ -12,6 +12,7 @@
 #include "fairwire/wire/internal/access.h"
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/enum_bitmap_avx2.h"
+#include "fairwire/wire/internal/enum_bitmap_portable.h"
 #include "fairwire/wire/internal/field_records.h"
 #include "fairwire/wire/internal/parse.h"
 
@@ -102,9 +103,9 @@ class SchemaEnumCheck {
           [this](std::int32_t value) { return Contains(value); });
     }
 #endif
-    bool all_known = true;
-    for (std::size_t i = 0; i < count; ++i) all_known &= Contains(values[i]);
-    return all_known;
+    return internal::AllKnownPortable(
+        InlineBitmap(), values, count,
+        [this](std::int32_t value) { return Contains(value); });
   }
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH

@@ -14,12 +14,14 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fairwire/wire/internal/bound_run.h"
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/enum_bitmap.h"
 #include "fairwire/wire/internal/enum_bitmap_avx2.h"
+#include "fairwire/wire/internal/enum_bitmap_portable.h"
 #include "fairwire/wire/kernel_level.h"
 
 namespace fairwire::wire::internal {
@@ -83,6 +85,17 @@ std::vector<NamedCheck> Checks([[maybe_unused]] const EnumBitmap& bitmap) {
                         return AllValid<&IsValidForBinding>(v, n);
                       }});
   }
+  // The portable check with each number of far values it holds in
+  // registers (0 to all four): the others go to IsMember.
+  for (std::size_t far = 0; far <= kHeldFarPortable; ++far) {
+    checks.push_back(
+        {"AllKnownPortable holding " + std::to_string(far) + " far values",
+         [&bitmap, far](const std::int32_t* v, std::size_t n) {
+           EnumBitmapView view = ViewOf(bitmap);
+           view.far_count = far;
+           return AllKnownPortable(view, v, n, IsMember);
+         }});
+  }
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
   if (CpuSupports(KernelLevel::kAvx2)) {
     checks.push_back(
@@ -121,6 +134,7 @@ TEST(EnumChecks, TheSweepsEnumIsWhatItsBitmapSays) {
   // Every level the CPU has runs its checks here (none passes vacuously).
   std::size_t expected = 0;
   for (KernelLevel level : kKernelLevels) expected += CpuSupports(level);
+  expected += kHeldFarPortable + 1;
   expected += CpuSupports(KernelLevel::kAvx2) ? 1 : 0;
   expected += CpuSupports(KernelLevel::kAvx512) ? 3 : 0;
   EXPECT_EQ(Checks(bitmap).size(), expected);
@@ -147,6 +161,91 @@ TEST(EnumChecks, EveryCheckFindsOneUnknownValueAtEveryPosition) {
   }
 }
 
+// What a check holds of a view: the bitmap's members and its first
+// `held_far` far values.
+bool HeldMember(const EnumBitmapView& view, std::int32_t v,
+                std::size_t held_far) {
+  const std::int64_t offset = std::int64_t{v} - view.base;  // no overflow
+  if (offset >= 0 && static_cast<std::uint64_t>(offset) < view.span &&
+      ((view.bits[offset / 64] >> (offset % 64)) & 1) != 0) {
+    return true;
+  }
+  for (std::size_t k = 0; k < std::min(view.far_count, held_far); ++k) {
+    if (view.far[k] == v) return true;
+  }
+  return false;
+}
+
+// The bitmaps the exactness tests read: the sweep's (1024 bits, four far
+// values), one of the 4096 bits a schema builds, one of 64 bits with more
+// far values than a check holds, and an empty one.
+std::vector<EnumBitmap> ExactnessBitmaps() {
+  std::vector<EnumBitmap> bitmaps(4);
+  bitmaps[0] = Bitmap();
+  bitmaps[1].base = 100;
+  bitmaps[1].bits.assign(4096 / 64, 0);
+  for (std::size_t i = 0; i < 4096; i += 5) {
+    bitmaps[1].bits[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  bitmaps[1].bits.back() |= std::uint64_t{1} << 63;  // the last bit
+  bitmaps[1].far_values = {-7, 9000};
+  bitmaps[2].base = 0;
+  bitmaps[2].bits = {0x8000000000000005ull};
+  bitmaps[2].far_values = {70, 80, 90, 100, 110, 120};  // 110, 120 not held
+  bitmaps[3].far_values = {-1, 42};                     // no bitmap at all
+  return bitmaps;
+}
+
+// The values whose membership the exactness tests ask of a view: both ends
+// of its bitmap and just past them, its middle, the int32 extremes, and
+// each far value with its neighbours.
+std::vector<std::int32_t> Candidates(const EnumBitmapView& view) {
+  const std::int64_t base = view.base;
+  const auto span = static_cast<std::int64_t>(view.span);
+  std::vector<std::int64_t> wide = {base - 1,        base,
+                                    base + 1,        base + 2,
+                                    base + 5,        base + span / 2,
+                                    base + span - 1, base + span,
+                                    INT32_MIN,       INT32_MAX};
+  for (std::size_t k = 0; k < view.far_count; ++k) {
+    const std::int64_t f = view.far[k];
+    wide.insert(wide.end(), {f - 1, f, f + 1});
+  }
+  std::vector<std::int32_t> candidates;
+  for (std::int64_t w : wide) {
+    if (w >= INT32_MIN && w <= INT32_MAX) {
+      candidates.push_back(static_cast<std::int32_t>(w));
+    }
+  }
+  return candidates;
+}
+
+// PortableEnumBitmap<kFar> holds exactly the view's bitmap and its first
+// kFar far values (when it has that many).
+template <std::size_t kFar>
+void ExpectPortableHoldsExactly(const EnumBitmapView& view) {
+  if (view.far_count < kFar) return;
+  const PortableEnumBitmap<kFar> bitmap(view);
+  for (std::int32_t v : Candidates(view)) {
+    EXPECT_EQ(bitmap.Holds(v), HeldMember(view, v, kFar))
+        << v << ", holding " << kFar << " far values";
+  }
+}
+
+// The portable level's membership test answers exactly, for every bitmap
+// of ExactnessBitmaps and every number of far values it holds.
+TEST(EnumChecks, ThePortableBitmapAnswersExactly) {
+  for (const EnumBitmap& b : ExactnessBitmaps()) {
+    const EnumBitmapView view = ViewOf(b);
+    SCOPED_TRACE("bitmap of " + std::to_string(view.span) + " bits from " +
+                 std::to_string(view.base));
+    [&]<std::size_t... kFar>(std::index_sequence<kFar...>) {
+      (ExpectPortableHoldsExactly<kFar>(view), ...);
+    }
+    (std::make_index_sequence<kHeldFarPortable + 1>());
+  }
+}
+
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
 // EnumBitmapAvx2::MemberLanes of eight values.
 [[FAIRWIRE_AVX2_TARGET]] unsigned Avx2MemberLanes(
@@ -161,21 +260,6 @@ TEST(EnumChecks, EveryCheckFindsOneUnknownValueAtEveryPosition) {
   return bitmap.MembersBefore(values, count);
 }
 
-// What EnumBitmapAvx2 holds of a view: the bitmap's members and the first
-// kHeldFar far values.
-bool HeldMember(const EnumBitmapView& view, std::int32_t v) {
-  const std::int64_t offset = std::int64_t{v} - view.base;  // no overflow
-  if (offset >= 0 && static_cast<std::uint64_t>(offset) < view.span &&
-      ((view.bits[offset / 64] >> (offset % 64)) & 1) != 0) {
-    return true;
-  }
-  for (std::size_t k = 0;
-       k < std::min(view.far_count, EnumBitmapAvx2::kHeldFar); ++k) {
-    if (view.far[k] == v) return true;
-  }
-  return false;
-}
-
 // The avx2 level's membership filter answers exactly, not only safely: a
 // group of members is recognised as such (a filter that said "not all
 // members" too often would only be slower, which no verdict shows), for a
@@ -187,44 +271,20 @@ TEST(EnumChecks, TheAvx2BitmapAnswersExactly) {
   if (!CpuSupports(KernelLevel::kAvx2)) {
     GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
   }
-  std::vector<EnumBitmap> bitmaps(4);
-  bitmaps[0] = Bitmap();
-  bitmaps[1].base = 100;
-  bitmaps[1].bits.assign(4096 / 64, 0);
-  for (std::size_t i = 0; i < 4096; i += 5) {
-    bitmaps[1].bits[i / 64] |= std::uint64_t{1} << (i % 64);
-  }
-  bitmaps[1].bits.back() |= std::uint64_t{1} << 63;  // the last bit
-  bitmaps[1].far_values = {-7, 9000};
-  bitmaps[2].base = 0;
-  bitmaps[2].bits = {0x8000000000000005ull};
-  bitmaps[2].far_values = {70, 80, 90, 100, 110, 120};  // 110, 120 not held
-  bitmaps[3].far_values = {-1, 42};                     // no bitmap at all
-  for (const EnumBitmap& b : bitmaps) {
+  for (const EnumBitmap& b : ExactnessBitmaps()) {
     const EnumBitmapView view = ViewOf(b);
     SCOPED_TRACE("bitmap of " + std::to_string(view.span) + " bits from " +
                  std::to_string(view.base));
     const EnumBitmapAvx2 avx2(view);
-    const std::int64_t base = view.base;
-    const auto span = static_cast<std::int64_t>(view.span);
-    std::vector<std::int64_t> wide = {base - 1,        base,
-                                      base + 1,        base + 2,
-                                      base + 5,        base + span / 2,
-                                      base + span - 1, base + span,
-                                      INT32_MIN,       INT32_MAX};
-    for (std::int32_t f : b.far_values) {
-      wide.insert(wide.end(), {f - std::int64_t{1}, f, f + std::int64_t{1}});
-    }
-    std::vector<std::int32_t> candidates, members;
-    for (std::int64_t w : wide) {
-      if (w < INT32_MIN || w > INT32_MAX) continue;
-      const auto v = static_cast<std::int32_t>(w);
-      candidates.push_back(v);
-      if (HeldMember(view, v)) members.push_back(v);
+    constexpr std::size_t kHeld = EnumBitmapAvx2::kHeldFar;
+    const std::vector<std::int32_t> candidates = Candidates(view);
+    std::vector<std::int32_t> members;
+    for (std::int32_t v : candidates) {
+      if (HeldMember(view, v, kHeld)) members.push_back(v);
     }
     ASSERT_FALSE(members.empty());
     std::int32_t outsider = INT32_MIN;
-    while (HeldMember(view, outsider)) ++outsider;
+    while (HeldMember(view, outsider, kHeld)) ++outsider;
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       for (unsigned lane = 0; lane < 8; ++lane) {
         std::int32_t lanes[8];
@@ -233,7 +293,7 @@ TEST(EnumChecks, TheAvx2BitmapAnswersExactly) {
         }
         ASSERT_EQ(Avx2MemberLanes(avx2, lanes), 0xFFu);
         lanes[lane] = candidates[c];
-        const unsigned held = HeldMember(view, candidates[c]) ? 1u : 0u;
+        const unsigned held = HeldMember(view, candidates[c], kHeld) ? 1u : 0u;
         ASSERT_EQ(Avx2MemberLanes(avx2, lanes), 0xFFu & ~((1u - held) << lane))
             << candidates[c] << " in lane " << lane;
         lanes[lane] = outsider;

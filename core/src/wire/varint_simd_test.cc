@@ -110,7 +110,7 @@ Input GenInput() {
   const bool allow_errors = *rc::gen::inRange(0, 4) == 0;
   const int max_length = allow_errors ? 11 : 10;
   const auto count = *rc::gen::inRange<int>(0, 120);
-  const auto style = *rc::gen::inRange<int>(0, 4);
+  const auto style = *rc::gen::inRange<int>(0, 5);
   for (int i = 0; i < count; ++i) {
     int length;
     if (style == 0) {
@@ -120,8 +120,13 @@ Input GenInput() {
           {{8, 1}, {4, 2}, {3, 3}, {2, 10}, {1, 9}, {1, max_length}});
     } else if (style == 2) {
       length = *rc::gen::element(1, 10);
-    } else {
+    } else if (style == 3) {
       length = *rc::gen::inRange(1, 4);
+    } else {
+      // Short elements (the portable level pairs their blocks) and now and
+      // then a longer one, which unpairs its block, wherever it falls.
+      length = *rc::gen::weightedElement<int>(
+          {{20, 1}, {10, 2}, {5, 3}, {3, 4}, {1, 5}, {1, max_length}});
     }
     AppendVarint(in.buffer, length);
   }
@@ -224,11 +229,13 @@ RC_GTEST_PROP(VarintKernels, EveryKernelMatchesTheReference, ()) {
 
 // Every varint length at every offset against the 64-byte blocks: one
 // element of that length at `offset` among one-byte ones, then the end of
-// input at every distance after it.
+// input at every distance after it (up to far enough that the blocks after
+// the element, and the one it ends in when it crosses a block's end, are
+// decoded as blocks too).
 TEST(VarintKernels, EveryLengthAtEveryBlockOffsetMatchesTheReference) {
   for (int length = 1; length <= 11; ++length) {
     for (int offset = 0; offset < 140; ++offset) {
-      for (int after : {0, 1, 5, 63, 64, 65, 70}) {
+      for (int after : {0, 1, 5, 63, 64, 65, 70, 100, 150}) {
         Input in;
         for (int i = 0; i < offset; ++i) in.buffer.push_back(1);
         for (int i = 0; i < length; ++i) {
@@ -243,6 +250,40 @@ TEST(VarintKernels, EveryLengthAtEveryBlockOffsetMatchesTheReference) {
       }
     }
   }
+}
+
+// The portable level decodes a block two elements at a time exactly when
+// every element ending in it has at most four bytes: the first one counted
+// from its start in the block before, the others wherever they sit.
+TEST(VarintKernels, BlocksArePairedExactlyWhenTheirElementsAreShort) {
+  for (int length = 1; length <= 10; ++length) {
+    for (int carried = 0; carried <= 6; ++carried) {
+      for (int at = 0; at + length <= 64; ++at) {
+        // One-byte elements, and one of `length` bytes at `at`; the block
+        // starts `carried` bytes into a first element that ends at byte 0.
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(carried),
+                                        0x80);
+        const std::size_t block_at = bytes.size();
+        bytes.resize(block_at + 64 + 16, 0x01);
+        for (int i = 0; i + 1 < length; ++i) {
+          bytes[block_at + static_cast<std::size_t>(at + i)] = 0x80;
+        }
+        const std::uint8_t* block = bytes.data() + block_at;
+        const std::uint64_t mask = TerminatorMask64(block);
+        // The first element: carried bytes and the block's bytes up to the
+        // first terminator.
+        const int first = carried + std::countr_zero(mask) + 1;
+        const bool short_elements = length <= 4 && first <= 4;
+        ASSERT_EQ(BlockHoldsPairedElements(mask, bytes.data(), block),
+                  short_elements)
+            << "length " << length << " at " << at << ", " << carried
+            << " bytes carried";
+      }
+    }
+  }
+  // A block without a terminator holds no element end at all.
+  const std::vector<std::uint8_t> open(64, 0x80);
+  EXPECT_FALSE(BlockHoldsPairedElements(0, open.data(), open.data()));
 }
 
 // The packed fixed-width append by memmove (every level's, for payloads of

@@ -95,16 +95,25 @@ inline const std::uint8_t* ReadVarintSlow(const std::uint8_t* p,
   return nullptr;
 }
 
-// Joins the 7-bit groups of the eight bytes of `word`, whose continuation
-// bits are clear, into one value (byte i's group at bit 7i). Each step moves
-// the high half of every lane down onto the low half's end: 14-bit values in
-// 16-bit lanes, then 28 in 32, then 56 in 64. Nine operations, three
-// constants (the first step's subtraction needs no mask for the low half).
-inline std::uint64_t JoinSevenBitGroups(std::uint64_t word) {
+// Joins the 7-bit groups of each 32-bit half of `word` (four bytes, whose
+// continuation bits are clear) into a 28-bit value in that half: two
+// varints of up to four bytes at once. Each step moves the high half of
+// every lane down onto the low half's end: 14-bit values in 16-bit lanes,
+// then 28 in 32. Six operations, two constants (the first step's
+// subtraction needs no mask for the low half).
+inline std::uint64_t JoinSevenBitGroupsPerHalf(std::uint64_t word) {
   word -= (word & 0x7F007F007F007F00ull) >> 1;
-  std::uint64_t high = word & 0x3FFF00003FFF0000ull;
-  word = (word ^ high) + (high >> 2);
-  high = word & 0x0FFFFFFF00000000ull;
+  const std::uint64_t high = word & 0x3FFF00003FFF0000ull;
+  return (word ^ high) + (high >> 2);
+}
+
+// Joins the 7-bit groups of the eight bytes of `word`, whose continuation
+// bits are clear, into one value (byte i's group at bit 7i): the two halves'
+// 28-bit values, then the high one moved down onto the low one's end. Nine
+// operations, three constants.
+inline std::uint64_t JoinSevenBitGroups(std::uint64_t word) {
+  word = JoinSevenBitGroupsPerHalf(word);
+  const std::uint64_t high = word & 0x0FFFFFFF00000000ull;
   return (word ^ high) + (high >> 4);
 }
 

@@ -11,6 +11,7 @@
 #include "fairwire/wire/internal/enum_avx512.h"
 #include "fairwire/wire/internal/enum_bitmap.h"
 #include "fairwire/wire/internal/enum_bitmap_avx2.h"
+#include "fairwire/wire/internal/enum_bitmap_portable.h"
 #include "fairwire/wire/internal/parse.h"
 #include "fairwire/wire/internal/varint_run.h"
 
@@ -71,8 +72,8 @@ struct PredicateRunCheck {
 
 // True if IsValid accepts every one of values[0, count): by the bitmap of
 // ValidBitmap sixteen at a time where the CPU has AVX-512 VBMI, eight at a
-// time at the avx2 level, asking IsValid only about values the bitmap does
-// not hold; every value by IsValid at the portable level.
+// time at the avx2 level and, in scalar code, at the portable level,
+// asking IsValid only about values the bitmap does not hold.
 template <bool (*IsValid)(std::int32_t)>
 bool AllValid(const std::int32_t* values, std::size_t count) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
@@ -86,9 +87,8 @@ bool AllValid(const std::int32_t* values, std::size_t count) {
                         [](std::int32_t value) { return IsValid(value); });
   }
 #endif
-  bool all_valid = true;
-  for (std::size_t i = 0; i < count; ++i) all_valid &= IsValid(values[i]);
-  return all_valid;
+  return AllKnownPortable(ViewOf(ValidBitmap<IsValid>()), values, count,
+                          [](std::int32_t value) { return IsValid(value); });
 }
 
 // The enum check (field_records.h) of a closed enum bound with IsValid.

@@ -6,6 +6,7 @@
 #ifndef FAIRWIRE_WIRE_INTERNAL_PARSE_H_
 #define FAIRWIRE_WIRE_INTERNAL_PARSE_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -260,27 +261,30 @@ inline constexpr bool kLow32Kind =
     K == FieldKind::kInt32 || K == FieldKind::kUint32 ||
     K == FieldKind::kSint32 || K == FieldKind::kEnum;
 
+// The 7-bit groups of the first min(length, 8) bytes of a varint of
+// `length` bytes (0..10), as a mask of an 8-byte little-endian word.
+inline constexpr std::uint64_t kGroupsOfLength[11] = {0,
+                                                      0x7Full,
+                                                      0x7F7Full,
+                                                      0x7F7F7Full,
+                                                      0x7F7F7F7Full,
+                                                      0x7F7F7F7F7Full,
+                                                      0x7F7F7F7F7F7Full,
+                                                      0x7F7F7F7F7F7F7Full,
+                                                      0x7F7F7F7F7F7F7F7Full,
+                                                      0x7F7F7F7F7F7F7F7Full,
+                                                      0x7F7F7F7F7F7F7F7Full};
+
 // Decodes the varint of known length 1..10 at p (16 bytes readable), without
 // branches: the length selects the bytes by table. With kLow32, only the low
 // 32 bits of the result are right (bytes 8 and 9 are not read).
 template <typename Ops, bool kLow32 = false>
 inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
                                        std::size_t length) {
-  // The 7-bit groups of the value's first min(length, 8) bytes.
-  static constexpr std::uint64_t kLow[11] = {0,
-                                             0x7Full,
-                                             0x7F7Full,
-                                             0x7F7F7Full,
-                                             0x7F7F7F7Full,
-                                             0x7F7F7F7F7Full,
-                                             0x7F7F7F7F7F7Full,
-                                             0x7F7F7F7F7F7F7Full,
-                                             0x7F7F7F7F7F7F7F7Full,
-                                             0x7F7F7F7F7F7F7F7Full,
-                                             0x7F7F7F7F7F7F7F7Full};
   static constexpr std::uint64_t kHigh[11] = {
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7Full << 56, ~std::uint64_t{0}};
-  const std::uint64_t low = Ops::GatherClear(LoadFixed64(p) & kLow[length]);
+  const std::uint64_t low =
+      Ops::GatherClear(LoadFixed64(p) & kGroupsOfLength[length]);
   if constexpr (kLow32) return low;
   const std::uint64_t b8 = p[8];
   const std::uint64_t b9 = p[9];
@@ -288,10 +292,63 @@ inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
   return low | (high & kHigh[length]);
 }
 
+// The longest element the portable level decodes two at a time: two
+// elements of up to four bytes are one word's two halves for
+// JoinSevenBitGroupsPerHalf.
+inline constexpr std::size_t kPairedElementBytes = 4;
+
+// True if every element that ends in the 64-byte block at `block` (its
+// terminator bitmap `mask`; the first one starting at p, at or before the
+// block) has at most kPairedElementBytes bytes: no four continuation bytes
+// in a row in the block, and the first element short too.
+inline bool BlockHoldsPairedElements(std::uint64_t mask, const std::uint8_t* p,
+                                     const std::uint8_t* block) {
+  const std::uint64_t continuations = ~mask;
+  const std::uint64_t four_in_a_row = continuations & (continuations >> 1) &
+                                      (continuations >> 2) &
+                                      (continuations >> 3);
+  // countr_zero(0) is 64: a block with no terminator is not paired.
+  const auto first =
+      static_cast<std::size_t>(block - p) + std::countr_zero(mask) + 1;
+  return four_in_a_row == 0 && first <= kPairedElementBytes;
+}
+
+// Decodes the elements of a block (BlockHoldsPairedElements) two at a time,
+// each pair by one JoinSevenBitGroupsPerHalf, while two terminators remain
+// in *mask (taken from it). Advances *p and *dst.
+template <FieldKind K, typename T>
+inline void DecodePairedElements(const std::uint8_t* block, std::uint64_t* mask,
+                                 const std::uint8_t** p, T** dst) {
+  std::uint64_t bits = *mask;
+  const std::uint8_t* at = *p;
+  T* out = *dst;
+  while ((bits & (bits - 1)) != 0) {
+    const std::uint8_t* first_end = block + std::countr_zero(bits);
+    bits &= bits - 1;
+    const std::uint8_t* second_end = block + std::countr_zero(bits);
+    bits &= bits - 1;
+    const std::uint64_t first =
+        LoadFixed64(at) & kGroupsOfLength[first_end - at + 1];
+    const std::uint64_t second =
+        LoadFixed64(first_end + 1) & kGroupsOfLength[second_end - first_end];
+    const std::uint64_t joined =
+        JoinSevenBitGroupsPerHalf(first | second << 32);
+    out[0] = static_cast<T>(KindTraits<K>::Convert(joined & 0xFFFFFFFFu));
+    out[1] = static_cast<T>(KindTraits<K>::Convert(joined >> 32));
+    out += 2;
+    at = second_end + 1;
+  }
+  *mask = bits;
+  *p = at;
+  *dst = out;
+}
+
 // The bulk of a packed varint record: 64 bytes at a time while 16 bytes past
 // each block are readable. A terminator bitmap gives every element's length
-// up front, so element decodes do not wait on each other. Advances *p and
-// *dst; false if an element is longer than 10 bytes (left at its start).
+// up front, so element decodes do not wait on each other. At the portable
+// level a block of elements of up to four bytes is decoded two elements at a
+// time (DecodePairedElements). Advances *p and *dst; false if an element is
+// longer than 10 bytes (left at its start).
 template <FieldKind K, typename T, typename Ops>
 inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
                                const std::uint8_t* end,
@@ -302,6 +359,11 @@ inline bool DecodeVarintBlocks(const std::uint8_t** p_in,
   bool ok = true;
   while (ok && end - block >= 64 && limit - block >= 64 + 16) {
     std::uint64_t mask = Ops::Terminators(block);
+    if constexpr (std::is_same_v<Ops, PortableBlockOps>) {
+      if (BlockHoldsPairedElements(mask, p, block)) {
+        DecodePairedElements<K>(block, &mask, &p, &dst);
+      }
+    }
     while (mask != 0) {
       const std::uint8_t* last = block + std::countr_zero(mask);
       mask &= mask - 1;
