@@ -504,9 +504,81 @@ TEST(RunBlocks, RegularGatherComparesTheWindowsValuesOnly) {
 }
 #endif  // FAIRWIRE_WIRE_HAVE_AVX2_PATH
 
+// The portable level's paired gather (GatherPairedRegularWindow) over a
+// window of L-byte enum values, all `value` but record `odd` (none if past
+// the window), followed by bytes that are no record at all up to 80 bytes
+// (what its loads read past the window): with `change` kNone, every value
+// stored right, the window regular, and `same` exactly when each value of
+// the window is `value`; with a record's tag, or its value's length,
+// changed at record `odd`, the window irregular.
+enum class PairedChange { kNone, kTag, kLength };
+template <std::size_t L>
+void CheckPairedGather(std::int32_t value, std::size_t odd,
+                       PairedChange change) {
+  using Pattern = PairedRegularPattern<L>;
+  static constexpr std::uint8_t kTag = 0x08;
+  const std::int32_t other = value ^ 1;
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::int32_t> want;
+  for (std::size_t r = 0; r < Pattern::kRecords; ++r) {
+    const std::int32_t v = r == odd ? other : value;
+    for (std::size_t i = 0; i < L; ++i) {
+      auto group = static_cast<std::uint8_t>((v >> (7 * i)) & 0x7F);
+      if (i + 1 < L || (r == odd && change == PairedChange::kLength)) {
+        group |= 0x80;
+      }
+      bytes.push_back(group);
+    }
+    bytes.push_back(r == odd && change == PairedChange::kTag ? kTag ^ 0x10
+                                                             : kTag);
+    want.push_back(v);
+  }
+  bytes.resize(80, 0xFF);  // past the window: continuation bytes, no tag
+  std::int32_t got[Pattern::kRecords];
+  bool same = false;
+  const bool regular = GatherPairedRegularWindow<FieldKind::kEnum, L>(
+      bytes.data(), kTag, got, value, &same);
+  const bool changed = odd < Pattern::kRecords;
+  const std::string where = "width " + std::to_string(L) + ", record " +
+                            std::to_string(odd) + ", change " +
+                            std::to_string(static_cast<int>(change));
+  if (change != PairedChange::kNone && changed) {
+    EXPECT_FALSE(regular) << where;
+    return;
+  }
+  ASSERT_TRUE(regular) << where;
+  EXPECT_EQ(same, !changed) << where;
+  for (std::size_t r = 0; r < Pattern::kRecords; ++r) {
+    ASSERT_EQ(got[r], want[r]) << where << ", record " << r;
+  }
+}
+
+template <std::size_t L>
+void CheckPairedGatherEveryRecord() {
+  for (std::size_t odd = 0; odd <= PairedRegularPattern<L>::kRecords; ++odd) {
+    for (const PairedChange change :
+         {PairedChange::kNone, PairedChange::kTag, PairedChange::kLength}) {
+      CheckPairedGather<L>(std::int32_t{1} << (7 * (L - 1)), odd, change);
+      CheckPairedGather<L>((std::int32_t{1} << (7 * L)) - 2, odd, change);
+    }
+  }
+}
+
+// The portable level's regular windows of values of 1 to 3 bytes (two
+// records per load, an odd last record alone at 2 bytes): each value right
+// in either half of its word, every record's tag and value length checked,
+// and the comparison with the last accepted value true only if every
+// value of the window is it, whatever the bytes past the window.
+TEST(RunBlocks, PairedGatherChecksAndComparesEveryRecord) {
+  CheckPairedGatherEveryRecord<1>();
+  CheckPairedGatherEveryRecord<2>();
+  CheckPairedGatherEveryRecord<3>();
+}
+
 TEST(RunBlocks, RegularWindowsTakeRunsAndAskAboutNewValuesOnly) {
   CheckRegularWindowsAskAboutNewValuesOnly<FieldKind::kInt64>();
   CheckRegularWindowsAskAboutNewValuesOnly<FieldKind::kEnum>();
+  CheckRegularWindowsAskAboutNewValuesOnly<FieldKind::kUint32>();
 }
 
 // A regular window checks every byte of its records: a run of one value
