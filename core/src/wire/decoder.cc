@@ -216,6 +216,9 @@ class MessageTextSink {
     SetSingularString(field_, text, out_, msg_);
   }
   void Append(std::string_view text) const { out_.emplace_back(text); }
+  void AppendShort(const std::uint8_t* data, std::size_t size) const {
+    internal::AppendShortText(out_, reinterpret_cast<const char*>(data), size);
+  }
   std::string* unknown() const { return &msg_.mutable_unknown_fields(); }
 
  private:

@@ -481,6 +481,40 @@ TEST_F(DecoderTest, Proto2StringIsNotChecked) {
             (std::vector<std::string>{"\xC3\x28"}));
 }
 
+// Repeated strings and bytes of up to 15 bytes are copied by a fixed-size
+// copy of 15 bytes when that many are readable, by their own length
+// otherwise: two blobs of every length 0..20, then a record of 0..16 more
+// bytes, so that the input's end falls at every distance from the last
+// blob's start (the input is exactly its size: a read past it is an ASan
+// failure). Every blob keeps exactly its own bytes.
+TEST_F(DecoderTest, ShortRepeatedTextsKeepTheirBytesAtEveryDistanceFromTheEnd) {
+  for (std::size_t size = 0; size <= 20; ++size) {
+    for (std::size_t after = 0; after <= 16; ++after) {
+      std::vector<std::uint8_t> input;
+      std::vector<std::string> want;
+      for (int blob = 0; blob < 2; ++blob) {
+        std::string text;
+        for (std::size_t i = 0; i < size; ++i) {
+          text.push_back(static_cast<char>('a' + blob * 20 + i));
+        }
+        input.insert(input.end(),
+                     {0x82, 0x01, static_cast<std::uint8_t>(size)});
+        input.insert(input.end(), text.begin(), text.end());
+        want.push_back(text);
+      }
+      const std::string tail(after, 'z');
+      input.insert(input.end(), {0x42, static_cast<std::uint8_t>(after)});
+      input.insert(input.end(), tail.begin(), tail.end());
+      ASSERT_TRUE(Run(input).ok()) << size << " bytes, " << after << " after";
+      EXPECT_EQ(Get<std::string>(testing::kBlobs), want)
+          << size << " bytes, " << after << " after";
+      EXPECT_EQ(Get<std::string>(testing::kText2),
+                (std::vector<std::string>{tail}))
+          << size << " bytes, " << after << " after";
+    }
+  }
+}
+
 // --- Singular fields and merging ------------------------------------------
 
 TEST_F(DecoderTest, SingularScalarLastWins) {

@@ -270,6 +270,11 @@ class MemberTextSink {
       member_.emplace_back(text);
     }
   }
+  void AppendShort(const std::uint8_t* data, std::size_t size)
+      const requires std::is_same_v<M, std::vector<std::string>> {
+    internal::AppendShortText(member_, reinterpret_cast<const char*>(data),
+                              size);
+  }
   std::string* unknown() const { return unknown_; }
 
  private:
