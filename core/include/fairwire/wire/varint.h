@@ -95,14 +95,21 @@ inline const std::uint8_t* ReadVarintSlow(const std::uint8_t* p,
   return nullptr;
 }
 
+// Joins the 7-bit groups of each 16-bit lane of `word` (two bytes, whose
+// continuation bits are clear) into a 14-bit value in that lane: the high
+// byte's group moved down onto the low one's end. Three operations, one
+// constant (the subtraction needs no mask for the low byte).
+inline std::uint64_t JoinSevenBitGroupsPerQuarter(std::uint64_t word) {
+  return word - ((word & 0x7F007F007F007F00ull) >> 1);
+}
+
 // Joins the 7-bit groups of each 32-bit half of `word` (four bytes, whose
 // continuation bits are clear) into a 28-bit value in that half: two
 // varints of up to four bytes at once. Each step moves the high half of
 // every lane down onto the low half's end: 14-bit values in 16-bit lanes,
-// then 28 in 32. Six operations, two constants (the first step's
-// subtraction needs no mask for the low half).
+// then 28 in 32. Six operations, two constants.
 inline std::uint64_t JoinSevenBitGroupsPerHalf(std::uint64_t word) {
-  word -= (word & 0x7F007F007F007F00ull) >> 1;
+  word = JoinSevenBitGroupsPerQuarter(word);
   const std::uint64_t high = word & 0x3FFF00003FFF0000ull;
   return (word ^ high) + (high >> 2);
 }

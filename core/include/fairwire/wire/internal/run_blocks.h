@@ -174,6 +174,8 @@ template <std::size_t L>
       ((word << Pattern::kSecondShift) & Pattern::kSecond);
   if constexpr (L == 1) {
     return groups;
+  } else if constexpr (L == 2) {
+    return JoinSevenBitGroupsPerQuarter(groups);  // the halves' high bytes: 0
   } else {
     return JoinSevenBitGroupsPerHalf(groups);
   }
