@@ -134,7 +134,7 @@ inline constexpr bool kLaneIsValue =
     K == FieldKind::kInt32 || K == FieldKind::kUint32 || K == FieldKind::kEnum;
 
 // The longest value the portable level takes two records per load in a
-// regular window (TakePairedRegularWindow): two records of up to 3-byte
+// regular window (GatherPairedRegularWindow): two records of up to 3-byte
 // values and their tags fit one 8-byte word.
 inline constexpr std::size_t kMaxPairedRegularLength = 3;
 
@@ -164,8 +164,9 @@ struct PairedRegularPattern {
   static constexpr int kSecondShift = 8 * (4 - static_cast<int>(kRecord));
 };
 
-// The two values of the records at `at` (a word of two records of L-byte
-// values), joined: the first in the low 32 bits, the second in the high.
+// The two values of `word`, which starts with two records of L-byte values
+// (PairedRegularPattern), joined: the first in the low 32 bits, the second
+// in the high.
 template <std::size_t L>
 [[gnu::always_inline]] inline std::uint64_t JoinRecordPair(std::uint64_t word) {
   using Pattern = PairedRegularPattern<L>;
@@ -199,7 +200,7 @@ template <typename T>
 // values are joined (JoinRecordPair), stored and compared with last_kept on
 // that one word; an odd last record alone. The window is taken, refused or
 // found irregular exactly as TakeRegularWindow's pattern test and gather
-// would (the same bytes checked: every whole record's), in about 7
+// would (the same bytes checked: every whole record's), in about 6
 // operations a record instead of 11. Values are stored at buffer +
 // buffered whether or not the window is taken (the caller leaves room);
 // *same is false if any differs from last_kept. The first two records are
