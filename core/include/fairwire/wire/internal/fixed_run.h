@@ -29,13 +29,15 @@ const std::uint8_t* ParseFixedRun(
   static_assert(kWidth == 4 || kWidth == 8);
   constexpr std::size_t kRecord = kWidth + 1;
   // The values followed by the tag and another byte, then the last one.
-  std::size_t followed = 0;
+  // Only `last` moves in the loop: the count is derived from it after (a
+  // counter of its own would be one more value for a register or, inlined
+  // into the record loop, a stack slot whose increment the loop waits on).
   const std::uint8_t* last = p;
   while (static_cast<std::size_t>(end - last) > kRecord &&
          last[kWidth] == tag_byte) {
-    ++followed;
     last += kRecord;
   }
+  const auto followed = static_cast<std::size_t>(last - p) / kRecord;
   const auto value_at = [](const std::uint8_t* q) {
     return KindTraits<K>::Convert(kWidth == 4 ? LoadFixed32(q)
                                               : LoadFixed64(q));
