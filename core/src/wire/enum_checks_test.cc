@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "fairwire/wire/internal/bound_run.h"
@@ -55,6 +54,7 @@ EnumBitmap Bitmap() {
   }
   b.outliers = true;
   b.far_values = kFar;
+  FillEnumSlots(b);
   return b;
 }
 
@@ -85,17 +85,18 @@ std::vector<NamedCheck> Checks([[maybe_unused]] const EnumBitmap& bitmap) {
                         return AllValid<&IsValidForBinding>(v, n);
                       }});
   }
-  // The portable check with each number of far values it holds in
-  // registers (0 to all four): the others go to IsMember.
-  for (std::size_t far = 0; far <= kHeldFarPortable; ++far) {
-    checks.push_back(
-        {"AllKnownPortable holding " + std::to_string(far) + " far values",
-         [&bitmap, far](const std::int32_t* v, std::size_t n) {
-           EnumBitmapView view = ViewOf(bitmap);
-           view.far_count = far;
-           return AllKnownPortable(view, v, n, IsMember);
-         }});
-  }
+  // The portable check with the bitmap's slot table, and with none (every
+  // value of a group then goes to IsMember).
+  checks.push_back(
+      {"AllKnownPortable", [&bitmap](const std::int32_t* v, std::size_t n) {
+         return AllKnownPortable(ViewOf(bitmap), v, n, IsMember);
+       }});
+  checks.push_back({"AllKnownPortable without slots",
+                    [&bitmap](const std::int32_t* v, std::size_t n) {
+                      EnumBitmapView view = ViewOf(bitmap);
+                      view.slots = nullptr;
+                      return AllKnownPortable(view, v, n, IsMember);
+                    }});
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
   if (CpuSupports(KernelLevel::kAvx2)) {
     checks.push_back(
@@ -134,7 +135,7 @@ TEST(EnumChecks, TheSweepsEnumIsWhatItsBitmapSays) {
   // Every level the CPU has runs its checks here (none passes vacuously).
   std::size_t expected = 0;
   for (KernelLevel level : kKernelLevels) expected += CpuSupports(level);
-  expected += kHeldFarPortable + 1;
+  expected += 2;  // AllKnownPortable with and without slots
   expected += CpuSupports(KernelLevel::kAvx2) ? 1 : 0;
   expected += CpuSupports(KernelLevel::kAvx512) ? 3 : 0;
   EXPECT_EQ(Checks(bitmap).size(), expected);
@@ -190,9 +191,12 @@ std::vector<EnumBitmap> ExactnessBitmaps() {
   bitmaps[1].bits.back() |= std::uint64_t{1} << 63;  // the last bit
   bitmaps[1].far_values = {-7, 9000};
   bitmaps[2].base = 0;
+  // 110 and 120 are more far values than the avx2 check holds; in a slot
+  // table of 64 slots, 64 shares member 0's slot and 134 shares 70's.
   bitmaps[2].bits = {0x8000000000000005ull};
-  bitmaps[2].far_values = {70, 80, 90, 100, 110, 120};  // 110, 120 not held
-  bitmaps[3].far_values = {-1, 42};                     // no bitmap at all
+  bitmaps[2].far_values = {64, 70, 80, 90, 100, 110, 120, 134};
+  bitmaps[3].far_values = {-1, 42};  // no bitmap at all
+  for (EnumBitmap& b : bitmaps) FillEnumSlots(b);
   return bitmaps;
 }
 
@@ -220,30 +224,65 @@ std::vector<std::int32_t> Candidates(const EnumBitmapView& view) {
   return candidates;
 }
 
-// PortableEnumBitmap<kFar> holds exactly the view's bitmap and its first
-// kFar far values (when it has that many).
-template <std::size_t kFar>
-void ExpectPortableHoldsExactly(const EnumBitmapView& view) {
-  if (view.far_count < kFar) return;
-  const PortableEnumBitmap<kFar> bitmap(view);
-  for (std::int32_t v : Candidates(view)) {
-    EXPECT_EQ(bitmap.Holds(v), HeldMember(view, v, kFar))
-        << v << ", holding " << kFar << " far values";
+// What a slot table (FillEnumSlots) holds of a view: every member of its
+// bitmap, and each far value, in order, whose slot (its offset from the
+// base modulo the table's size) no member and no far value before it has.
+bool SlotHeld(const EnumBitmapView& view, std::int32_t v) {
+  const std::uint64_t size = std::uint64_t{view.slot_mask} + 1;
+  const auto slot = [&](std::int32_t x) {
+    const std::int64_t offset = std::int64_t{x} - view.base;
+    return static_cast<std::uint64_t>(
+        ((offset % static_cast<std::int64_t>(size)) +
+         static_cast<std::int64_t>(size)) %
+        static_cast<std::int64_t>(size));
+  };
+  const auto in_bitmap = [&](std::uint64_t offset) {
+    return offset < view.span &&
+           ((view.bits[offset / 64] >> (offset % 64)) & 1) != 0;
+  };
+  if (HeldMember(view, v, 0)) return true;
+  for (std::size_t k = 0; k < view.far_count; ++k) {
+    const std::uint64_t s = slot(view.far[k]);
+    bool taken = in_bitmap(s);
+    for (std::size_t j = 0; j < k; ++j) taken |= slot(view.far[j]) == s;
+    if (!taken && view.far[k] == v) return true;
   }
+  return false;
 }
 
-// The portable level's membership test answers exactly, for every bitmap
-// of ExactnessBitmaps and every number of far values it holds.
-TEST(EnumChecks, ThePortableBitmapAnswersExactly) {
+// The portable level's membership test answers exactly what its slot table
+// holds, for every bitmap of ExactnessBitmaps (the far values that share a
+// slot among them), and a view without a table holds nothing.
+TEST(EnumChecks, ThePortableSlotsAnswerExactly) {
   for (const EnumBitmap& b : ExactnessBitmaps()) {
-    const EnumBitmapView view = ViewOf(b);
+    EnumBitmapView view = ViewOf(b);
     SCOPED_TRACE("bitmap of " + std::to_string(view.span) + " bits from " +
                  std::to_string(view.base));
-    [&]<std::size_t... kFar>(std::index_sequence<kFar...>) {
-      (ExpectPortableHoldsExactly<kFar>(view), ...);
+    ASSERT_NE(view.slots, nullptr);
+    ASSERT_GE(std::uint64_t{view.slot_mask} + 1,
+              std::max<std::uint64_t>(view.span, 2));
+    const PortableEnumSlots slots(view);
+    std::size_t held = 0;
+    for (std::int32_t v : Candidates(view)) {
+      EXPECT_EQ(slots.Holds(v), SlotHeld(view, v)) << v;
+      held += SlotHeld(view, v) ? 1 : 0;
     }
-    (std::make_index_sequence<kHeldFarPortable + 1>());
+    EXPECT_GT(held, 0u);
+    view.slots = nullptr;
+    const PortableEnumSlots none(view);
+    for (std::int32_t v : Candidates(view)) EXPECT_FALSE(none.Holds(v)) << v;
+    for (std::int32_t v : {0, 1, 2, 3}) EXPECT_FALSE(none.Holds(v)) << v;
   }
+  // The bitmap of 64 bits: 64 and 134 share a slot, the other far values
+  // have their own.
+  const std::vector<EnumBitmap> bitmaps = ExactnessBitmaps();
+  const PortableEnumSlots slots(ViewOf(bitmaps[2]));
+  for (std::int32_t v : {0, 2, 63, 70, 80, 90, 100, 110, 120}) {
+    EXPECT_TRUE(slots.Holds(v)) << v;
+  }
+  EXPECT_FALSE(slots.Holds(64));
+  EXPECT_FALSE(slots.Holds(134));
+  EXPECT_FALSE(slots.Holds(1));
 }
 
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH

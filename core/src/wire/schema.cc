@@ -37,6 +37,7 @@ internal::EnumBitmap MakeEnumBitmap(const EnumDef& def) {
       bitmap.far_values.push_back(value);
     }
   }
+  internal::FillEnumSlots(bitmap);
   return bitmap;
 }
 

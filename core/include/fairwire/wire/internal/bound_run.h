@@ -32,6 +32,7 @@ const EnumBitmap& ValidBitmap() {
                                                     << (v % 64);
       }
     }
+    FillEnumSlots(b);
     return b;
   }();
   return bitmap;

@@ -1,65 +1,54 @@
 // The portable level's bulk closed-enum check of a packed record's values
-// (AllKnownPortable): an enum's bitmap (enum_bitmap.h) and its first few far
-// values read in scalar code, without a call or a branch per value.
+// (AllKnownPortable): an enum's members read from its direct-mapped slot
+// table (enum_bitmap.h, FillEnumSlots) in scalar code, one load and one
+// compare a value, without a call or a branch per value.
 #ifndef FAIRWIRE_WIRE_INTERNAL_ENUM_BITMAP_PORTABLE_H_
 #define FAIRWIRE_WIRE_INTERNAL_ENUM_BITMAP_PORTABLE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 
 #include "fairwire/wire/internal/enum_bitmap.h"
 
 namespace fairwire::wire::internal {
 
-// The far values AllKnownPortable compares in registers; more are left to
-// the caller's own check.
-inline constexpr std::size_t kHeldFarPortable = 4;
-
-// A view's bitmap and its first kFar far values, as locals (stores of the
-// values checked cannot alias them): Holds(v) without a branch.
-template <std::size_t kFar>
-class PortableEnumBitmap {
+// A view's slot table as locals (stores of the values checked cannot alias
+// them): Holds(v) without a branch. A view without slots holds nothing.
+class PortableEnumSlots {
  public:
-  explicit PortableEnumBitmap(EnumBitmapView view)
-      : base_(view.base),
-        span_(view.span),
-        // An empty bitmap reads one zero word instead (no bit is set).
-        words_(view.span != 0 ? view.bits : &kNoWord) {
-    for (std::size_t k = 0; k < kFar; ++k) far_[k] = view.far[k];
-  }
+  explicit PortableEnumSlots(EnumBitmapView view)
+      : base_(view.slots != nullptr ? view.base : 0),
+        mask_(view.slots != nullptr ? view.slot_mask : 1),
+        slots_(view.slots != nullptr ? view.slots : kNoSlots) {}
 
-  // True if v is in the bitmap or is one of the held far values.
+  // True if v is in its slot: a bitmap member, or a far value that has its
+  // slot to itself.
   [[gnu::always_inline]] bool Holds(std::int32_t v) const {
-    const auto offset =
-        static_cast<std::uint64_t>(std::int64_t{v} - std::int64_t{base_});
-    const bool in_span = offset < span_;
-    // Word 0 for a value outside the span: a mask, not a branch.
-    const std::uint64_t at = offset & (0 - std::uint64_t{in_span});
-    bool held = in_span & (((words_[at >> 6] >> (at & 63)) & 1) != 0);
-    for (std::size_t k = 0; k < kFar; ++k) held |= v == far_[k];
-    return held;
+    return slots_[EnumSlotOf(v, base_, mask_)] == v;
   }
 
  private:
-  static constexpr std::uint64_t kNoWord = 0;
+  // Two free slots from base 0 (FillEnumSlots): no value matches either.
+  static constexpr std::int32_t kNoSlots[2] = {1, 2};
   std::int32_t base_;
-  std::uint64_t span_;
-  const std::uint64_t* words_;
-  std::int32_t far_[kFar > 0 ? kFar : 1] = {};
+  std::uint32_t mask_;
+  const std::int32_t* slots_;
 };
 
 // Values checked together before one branch on the result.
 inline constexpr std::size_t kPortableCheckGroup = 8;
 
-template <std::size_t kFar, typename Contains>
-bool AllHeldOrContained(EnumBitmapView view, const std::int32_t* values,
-                        std::size_t count, const Contains& contains) {
-  const PortableEnumBitmap<kFar> bitmap(view);
+// True if `contains` holds for every one of values[0, count): eight at a
+// time by the slot table of `view` (whose members `contains` must hold
+// for), asking `contains` only about the values of a group the table does
+// not hold (a far value that shares its slot, or an unknown value).
+template <typename Contains>
+bool AllKnownPortable(EnumBitmapView view, const std::int32_t* values,
+                      std::size_t count, const Contains& contains) {
+  const PortableEnumSlots slots(view);
   const auto each_known = [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to; ++i) {
-      if (!bitmap.Holds(values[i]) && !contains(values[i])) return false;
+      if (!slots.Holds(values[i]) && !contains(values[i])) return false;
     }
     return true;
   };
@@ -67,33 +56,11 @@ bool AllHeldOrContained(EnumBitmapView view, const std::int32_t* values,
   for (; count - i >= kPortableCheckGroup; i += kPortableCheckGroup) {
     bool held = true;
     for (std::size_t j = 0; j < kPortableCheckGroup; ++j) {
-      held &= bitmap.Holds(values[i + j]);
+      held &= slots.Holds(values[i + j]);
     }
-    // A group with an outlier member or an unknown value, value by value.
     if (!held && !each_known(i, i + kPortableCheckGroup)) return false;
   }
   return each_known(i, count);
-}
-
-// True if `contains` holds for every one of values[0, count): eight at a
-// time by the bitmap `view` (whose members `contains` must hold for) and
-// its first kHeldFarPortable far values, asking `contains` only about the
-// values of a group these do not hold (a member further out, or an unknown
-// value).
-template <typename Contains>
-bool AllKnownPortable(EnumBitmapView view, const std::int32_t* values,
-                      std::size_t count, const Contains& contains) {
-  const std::size_t far = std::min(view.far_count, kHeldFarPortable);
-  return [&]<std::size_t... kFar>(std::index_sequence<kFar...>) {
-    bool all_known = false;
-    // The instance that holds `far` far values (a fold that stops there).
-    static_cast<void>(((far == kFar && (all_known = AllHeldOrContained<kFar>(
-                                            view, values, count, contains),
-                                        true)) ||
-                       ...));
-    return all_known;
-  }
-  (std::make_index_sequence<kHeldFarPortable + 1>());
 }
 
 }  // namespace fairwire::wire::internal
