@@ -292,6 +292,25 @@ inline std::uint64_t DecodeKnownLength(const std::uint8_t* p,
   return low | (high & kHigh[length]);
 }
 
+// The kinds whose converted value is a 32-bit lane of at most 28 bits as it
+// is (a shape lane, a half of JoinSevenBitGroupsPerHalf's word), so that the
+// lanes can be stored and compared as values: int32, uint32 and enum.
+template <FieldKind K>
+inline constexpr bool kLaneIsValue =
+    K == FieldKind::kInt32 || K == FieldKind::kUint32 || K == FieldKind::kEnum;
+
+// Stores the two 32-bit values of `pair` (low half first) at dst.
+template <typename T>
+[[gnu::always_inline]] inline void StorePair(T* dst, std::uint64_t pair) {
+  static_assert(sizeof(T) == 4);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(dst, &pair, sizeof(pair));
+  } else {
+    dst[0] = static_cast<T>(pair & 0xFFFFFFFFu);
+    dst[1] = static_cast<T>(pair >> 32);
+  }
+}
+
 // The longest element the portable level decodes two at a time: two
 // elements of up to four bytes are one word's two halves for
 // JoinSevenBitGroupsPerHalf.
@@ -333,8 +352,12 @@ inline void DecodePairedElements(const std::uint8_t* block, std::uint64_t* mask,
         LoadFixed64(first_end + 1) & kGroupsOfLength[second_end - first_end];
     const std::uint64_t joined =
         JoinSevenBitGroupsPerHalf(first | second << 32);
-    out[0] = static_cast<T>(KindTraits<K>::Convert(joined & 0xFFFFFFFFu));
-    out[1] = static_cast<T>(KindTraits<K>::Convert(joined >> 32));
+    if constexpr (kLaneIsValue<K> && sizeof(T) == 4) {
+      StorePair(out, joined);  // the two halves are the two values
+    } else {
+      out[0] = static_cast<T>(KindTraits<K>::Convert(joined & 0xFFFFFFFFu));
+      out[1] = static_cast<T>(KindTraits<K>::Convert(joined >> 32));
+    }
     out += 2;
     at = second_end + 1;
   }

@@ -126,13 +126,6 @@ template <std::size_t L>
   return differ == 0;
 }
 
-// The kinds whose converted value is a 32-bit lane of at most 28 bits as it
-// is (a shape lane, a half of JoinSevenBitGroupsPerHalf's word), so that the
-// lanes can be stored and compared as values: int32, uint32 and enum.
-template <FieldKind K>
-inline constexpr bool kLaneIsValue =
-    K == FieldKind::kInt32 || K == FieldKind::kUint32 || K == FieldKind::kEnum;
-
 // The longest value the portable level takes two records per load in a
 // regular window (GatherPairedRegularWindow): two records of up to 3-byte
 // values and their tags fit one 8-byte word.
@@ -179,18 +172,6 @@ template <std::size_t L>
     return JoinSevenBitGroupsPerQuarter(groups);  // the halves' high bytes: 0
   } else {
     return JoinSevenBitGroupsPerHalf(groups);
-  }
-}
-
-// Stores the two 32-bit values of `pair` (low half first) at dst.
-template <typename T>
-[[gnu::always_inline]] inline void StorePair(T* dst, std::uint64_t pair) {
-  static_assert(sizeof(T) == 4);
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(dst, &pair, sizeof(pair));
-  } else {
-    dst[0] = static_cast<T>(pair & 0xFFFFFFFFu);
-    dst[1] = static_cast<T>(pair >> 32);
   }
 }
 
