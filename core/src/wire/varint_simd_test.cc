@@ -286,6 +286,71 @@ TEST(VarintKernels, BlocksArePairedExactlyWhenTheirElementsAreShort) {
   EXPECT_FALSE(BlockHoldsPairedElements(0, open.data(), open.data()));
 }
 
+// DecodePairedElements on a block BlockHoldsPairedElements accepts: it takes
+// the block's terminators two by two, leaves the last one when their count
+// is odd, stops right after the last element it took, and decodes those
+// elements to what the reference does. (DecodeVarintBlocks' element loop
+// would decode them alike: this checks the pairing itself, which the
+// portable level relies on for its speed.)
+template <FieldKind K>
+void CheckPairedElements() {
+  using T = typename KindTraits<K>::Type;
+  // Elements of 1 to 4 bytes, the first one starting `carried` bytes before
+  // the block, until 64 + 16 bytes past the block are there to read.
+  const auto first_length = *rc::gen::inRange(1, 5);
+  const auto carried =
+      static_cast<std::size_t>(*rc::gen::inRange(0, first_length));
+  std::vector<std::uint8_t> bytes;
+  for (int length = first_length; bytes.size() < carried + 64 + 16;
+       length = *rc::gen::inRange(1, 5)) {
+    for (int i = 0; i < length; ++i) {
+      const auto group = static_cast<std::uint8_t>(*rc::gen::inRange(0, 128));
+      bytes.push_back(i + 1 < length ? static_cast<std::uint8_t>(0x80 | group)
+                                     : group);
+    }
+  }
+  const std::uint8_t* const block = bytes.data() + carried;
+  const std::uint64_t terminators = TerminatorMask64(block);
+  RC_ASSERT(BlockHoldsPairedElements(terminators, bytes.data(), block));
+
+  std::uint64_t mask = terminators;
+  const std::uint8_t* p = bytes.data();
+  std::vector<T> out(64, T{});
+  T* dst = out.data();
+  DecodePairedElements<K>(block, &mask, &p, &dst);
+
+  const int pairs = std::popcount(terminators) / 2;
+  RC_ASSERT(dst - out.data() == 2 * pairs);
+  // What is left: the block's last terminator when their count is odd.
+  const std::uint64_t left = std::popcount(terminators) % 2 == 0
+                                 ? 0
+                                 : std::uint64_t{1}
+                                       << (63 - std::countl_zero(terminators));
+  RC_ASSERT(mask == left);
+  // p is past the 2 * pairs-th element: one past its terminator.
+  std::uint64_t taken = terminators;
+  const std::uint8_t* expected_p = bytes.data();
+  for (int i = 0; i < 2 * pairs; ++i) {
+    expected_p = block + std::countr_zero(taken) + 1;
+    taken &= taken - 1;
+  }
+  RC_ASSERT(p == expected_p);
+  const Outcome<T> expected = Reference<K>(bytes.data(), bytes.data(), p, {});
+  RC_ASSERT(expected.status.ok());
+  out.resize(static_cast<std::size_t>(dst - out.data()));
+  RC_ASSERT(out == expected.values);
+}
+
+RC_GTEST_PROP(VarintKernels, PairedBlocksDecodeTwoElementsATime, ()) {
+  CheckPairedElements<FieldKind::kInt32>();  // both lanes by one store
+  CheckPairedElements<FieldKind::kUint32>();
+  CheckPairedElements<FieldKind::kEnum>();
+  CheckPairedElements<FieldKind::kSint32>();  // each lane converted
+  CheckPairedElements<FieldKind::kInt64>();
+  CheckPairedElements<FieldKind::kSint64>();
+  CheckPairedElements<FieldKind::kBool>();
+}
+
 // The packed fixed-width append by memmove (every level's, for payloads of
 // kMemmoveAppendBytes and more): every count from 2 to 700, from an
 // exact-size source at every misalignment (a read outside is an ASan
