@@ -22,117 +22,227 @@ namespace fairwire::wire::internal {
 namespace {
 
 using testgen::GenRunBytes;
-using Outcome = testgen::RunOutcome<std::int64_t>;
 
-// Refuses values whose low bits are 3 (a closed enum's unknown values),
-// when `refusing`.
-bool Rejected(std::int64_t value, bool refusing = true) {
-  return refusing && (value & 7) == 3;
+// Refuses values whose low bits are 3 (a closed enum's unknown values), and
+// 0 (as a closed enum without a zero member does: a value the kernels must
+// not take for the last one accepted before they have one), when
+// `refusing`.
+template <typename T>
+bool Rejected(T value, bool refusing = true) {
+  return refusing && ((value & 7) == 3 || value == 0);
 }
 
 // A keep with Accepts, as closed enums' runs have (ClosedEnumKeep): the
 // kernel stops at a value Accepts refuses, and the record loop asks keep.
+template <typename T>
 struct KeepWithAccepts {
-  std::vector<std::int64_t>* refused;
+  std::vector<T>* refused;
   bool refusing = true;
-  bool operator()(std::int64_t value) const {
+  bool operator()(T value) const {
     if (!Rejected(value, refusing)) return true;
     refused->push_back(value);
     return false;
   }
-  bool Accepts(std::int64_t value) const { return !Rejected(value, refusing); }
+  bool Accepts(T value) const { return !Rejected(value, refusing); }
 };
 
-// The run at `level`: the kernel alone, and ParseVarintRun. The keeps refuse
+// The kernel alone at `level` on the run [begin, end) (input to limit),
+// with `keep`: a prefix of the records, ending at a value's start, each
+// value right and the values keep dealt with otherwise (`refused`) in order;
+// and every record before record `may_stop_at` (a keep with Accepts: the
+// first it refuses) followed by the run's tag, with 80 bytes of input after
+// it, is taken (it does not stop early).
+template <FieldKind K, typename Keep>
+void CheckKernelAlone(
+    KernelLevel level, const std::uint8_t* begin, const std::uint8_t* end,
+    const std::uint8_t* limit, std::uint8_t tag_byte,
+    const testgen::RunOutcome<typename KindTraits<K>::Type>& expected,
+    const std::vector<std::ptrdiff_t>& starts, const Keep& keep,
+    const std::vector<typename KindTraits<K>::Type>& refused,
+    std::size_t may_stop_at, const char* keep_name) {
+  using T = typename KindTraits<K>::Type;
+  const std::vector<T> before = {T{7}, T{9}};
+  std::vector<T> kept = before;
+  const std::uint8_t* p =
+      DecodeRunBlocksAt<K>(level, begin, end, limit, tag_byte, kept, keep);
+  RC_LOG() << "the kernel alone, " << keep_name << "\n";
+  const std::size_t taken = kept.size() - before.size() + refused.size();
+  RC_ASSERT(taken < starts.size());
+  RC_ASSERT(p - begin == starts[taken]);
+  RC_ASSERT(std::equal(kept.begin() + 2, kept.end(), expected.kept.begin()));
+  RC_ASSERT(
+      std::equal(refused.begin(), refused.end(), expected.refused.begin()));
+  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+    if (static_cast<std::size_t>(starts[i + 1]) + 64 + 16 + 12 >
+        static_cast<std::size_t>(end - begin)) {
+      break;
+    }
+    if (i == taken && i < may_stop_at)
+      RC_FAIL("the kernel stopped early, at record " + std::to_string(i));
+  }
+}
+
+// The run `bytes` of kind K at `level`, then `after` bytes of its tag (as
+// after a nested message's run), in an exact-size buffer (a read past it is
+// an ASan failure): the kernel alone, and ParseVarintRun against the record
+// loop, each with a keep without Accepts, one with Accepts (as closed enums'
+// runs have) and KeepAll (as every other field's). The first two refuse
 // some values below avx512. At avx512 they keep all: ParseVarintRun's
 // AVX-512 kernel is given kAcceptAll, a check that must accept what the keep
 // does (its closed-enum checks are run_kernel_simd_test.cc's).
-void CheckRunAt(KernelLevel level) {
+template <FieldKind K>
+void CheckRunBytes(KernelLevel level, const std::vector<std::uint8_t>& bytes,
+                   std::uint8_t tag_byte, std::size_t after) {
+  using T = typename KindTraits<K>::Type;
+  using Outcome = testgen::RunOutcome<T>;
   const bool refusing = level != KernelLevel::kAvx512;
-  const auto tag_byte =
-      static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
-  const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
-  if (bytes.empty()) return;
   std::vector<std::ptrdiff_t> starts;
-  const Outcome expected = testgen::ReferenceRun<FieldKind::kInt64>(
+  // The record a keep with Accepts stops the kernel at: the first refused.
+  std::size_t first_refused = SIZE_MAX;
+  std::size_t records = 0;
+  const Outcome expected = testgen::ReferenceRun<K>(
       bytes, tag_byte,
-      [refusing](std::int64_t value) { return !Rejected(value, refusing); },
+      [&](T value) {
+        const bool kept = !Rejected(value, refusing);
+        if (!kept && first_refused == SIZE_MAX) first_refused = records;
+        ++records;
+        return kept;
+      },
       &starts);
+  std::vector<std::ptrdiff_t> starts_all;
+  const Outcome expected_all = testgen::ReferenceRun<K>(
+      bytes, tag_byte, [](T) { return true; }, &starts_all);
   RC_TAG(expected.kept.size() / 64 * 64);
   if (bytes.size() >= 64) {
     // At the avx512 level, which kernel ParseVarintRun gives the run.
     RC_TAG(OpensRegularWindow(bytes.data(), tag_byte) ? "opens regular"
                                                       : "opens irregular");
   }
-  // The run, then maybe more of the input (as after a nested message's
-  // run), in an exact-size buffer: a read past it is an ASan failure.
   std::vector<std::uint8_t> input = bytes;
-  const auto after = *rc::gen::element<std::size_t>(0, 0, 1, 15, 16, 80, 100);
   input.resize(bytes.size() + after, tag_byte);
   const std::uint8_t* const begin = input.data();
   const std::uint8_t* const end = begin + bytes.size();
   const std::uint8_t* const limit = begin + input.size();
-  const std::vector<std::int64_t> before = {7, -7};
 
-  // Alone: a prefix of the records, ending at a value's start.
-  Outcome alone;
-  alone.kept = before;
-  const auto keep_alone = [&](std::int64_t value) {
+  std::vector<T> refused;
+  const auto keep_alone = [&](T value) {
     if (!Rejected(value, refusing)) return true;
-    alone.refused.push_back(value);
+    refused.push_back(value);
     return false;
   };
-  const std::uint8_t* p = DecodeRunBlocksAt<FieldKind::kInt64>(
-      level, begin, end, limit, tag_byte, alone.kept, keep_alone);
-  const std::size_t taken = alone.kept.size() - 2 + alone.refused.size();
-  RC_ASSERT(taken < starts.size());
-  RC_ASSERT(p - begin == starts[taken]);
-  RC_ASSERT(std::equal(alone.kept.begin() + 2, alone.kept.end(),
-                       expected.kept.begin()));
-  RC_ASSERT(std::equal(alone.refused.begin(), alone.refused.end(),
-                       expected.refused.begin()));
-  // Every record followed by the run's tag, with 80 bytes of input after
-  // it, is taken (the kernel does not stop early).
-  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
-    if (static_cast<std::size_t>(starts[i + 1]) + 64 + 16 + 12 > bytes.size()) {
-      break;
-    }
-    if (i == taken)
-      RC_FAIL("the kernel stopped early, at record " + std::to_string(i));
-  }
+  CheckKernelAlone<K>(level, begin, end, limit, tag_byte, expected, starts,
+                      keep_alone, refused, SIZE_MAX, "a keep without Accepts");
+  std::vector<T> refused_by_accepts;
+  CheckKernelAlone<K>(level, begin, end, limit, tag_byte, expected, starts,
+                      KeepWithAccepts<T>{&refused_by_accepts, refusing},
+                      refused_by_accepts, first_refused, "a keep with Accepts");
+  CheckKernelAlone<K>(level, begin, end, limit, tag_byte, expected_all,
+                      starts_all, KeepAll<T>{}, {}, SIZE_MAX, "KeepAll");
 
   // Within ParseVarintRun: what the record loop gives.
   const ScopedKernelLevel forced(level);
-  Outcome got;
-  got.kept = before;
-  ParseContext ctx{begin, limit, kMaxDepth, {}};
-  const auto keep = [&](std::int64_t value) {
+  const std::vector<T> before = {T{7}, T{9}};
+  const auto run = [&](const auto& keep, std::vector<T>* kept) {
+    Outcome got;
+    got.kept = before;
+    ParseContext ctx{begin, limit, kMaxDepth, {}};
+    static constexpr AcceptAllRunCheck kAcceptAll{};
+    const std::uint8_t* q = ParseVarintRun<K>(ctx, begin, end, tag_byte,
+                                              got.kept, keep, &kAcceptAll);
+    got.stopped = q == nullptr ? -1 : q - begin;
+    got.error = ctx.status.error;
+    got.offset = ctx.status.offset;
+    if (kept != nullptr) got.refused = *kept;
+    return got;
+  };
+  const auto with_before = [&](Outcome want) {
+    want.kept.insert(want.kept.begin(), before.begin(), before.end());
+    return want;
+  };
+  const Outcome want = with_before(expected);
+  std::vector<T> refused_in_run;
+  const auto keep = [&](T value) {
     if (!Rejected(value, refusing)) return true;
-    got.refused.push_back(value);
+    refused_in_run.push_back(value);
     return false;
   };
-  static constexpr AcceptAllRunCheck kAcceptAll{};
-  const std::uint8_t* q = ParseVarintRun<FieldKind::kInt64>(
-      ctx, begin, end, tag_byte, got.kept, keep, &kAcceptAll);
-  got.stopped = q == nullptr ? -1 : q - begin;
-  got.error = ctx.status.error;
-  got.offset = ctx.status.offset;
-  Outcome want = expected;
-  want.kept = before;
-  want.kept.insert(want.kept.end(), expected.kept.begin(), expected.kept.end());
-  RC_ASSERT(got == want);
+  RC_ASSERT(run(keep, &refused_in_run) == want);
+  std::vector<T> refused_in_run_by_accepts;
+  RC_ASSERT(run(KeepWithAccepts<T>{&refused_in_run_by_accepts, refusing},
+                &refused_in_run_by_accepts) == want);
+  RC_ASSERT(run(KeepAll<T>{}, nullptr) == with_before(expected_all));
+}
 
-  // With a keep that has Accepts: the same.
-  Outcome accepting;
-  accepting.kept = before;
-  ParseContext ctx2{begin, limit, kMaxDepth, {}};
-  const std::uint8_t* r = ParseVarintRun<FieldKind::kInt64>(
-      ctx2, begin, end, tag_byte, accepting.kept,
-      KeepWithAccepts{&accepting.refused, refusing}, &kAcceptAll);
-  accepting.stopped = r == nullptr ? -1 : r - begin;
-  accepting.error = ctx2.status.error;
-  accepting.offset = ctx2.status.offset;
-  RC_ASSERT(accepting == want);
+// A random run (GenRunBytes: values of every length 1..11, foreign one- and
+// two-byte tags, cut tails) of kind K at `level`.
+template <FieldKind K>
+void CheckRunAt(KernelLevel level) {
+  const auto tag_byte =
+      static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
+  const std::vector<std::uint8_t> bytes = GenRunBytes(tag_byte);
+  if (bytes.empty()) return;
+  const auto after = *rc::gen::element<std::size_t>(0, 0, 1, 15, 16, 80, 100);
+  CheckRunBytes<K>(level, bytes, tag_byte, after);
+}
+
+// A run whose values all have 1 to kPairedElementBytes bytes, of varying
+// lengths (so that no window is regular: with KeepAll the portable level
+// takes int32 and enum records two at a time, TakeRecordPairs), but at one
+// record among the first
+// hundred: there another field's tag (one or two bytes) follows the value,
+// or the value is longer (5 to 10 bytes), or both. Values a keep refuses
+// come anywhere; the run may end in a regular stretch of zeros (which the
+// keeps but KeepAll refuse below avx512), after the paired records.
+template <FieldKind K>
+void CheckPairedRunAt(KernelLevel level) {
+  const auto tag_byte =
+      static_cast<std::uint8_t>(*rc::gen::inRange(1, 16) << 3);
+  const auto records = *rc::gen::inRange<std::size_t>(30, 160);
+  const auto odd = *rc::gen::inRange<std::size_t>(0, 100);
+  const auto odd_tag = *rc::gen::element<int>(0, 1, 2);  // run's, one, two
+  const auto odd_length = *rc::gen::element<std::size_t>(0, 5, 10);
+  std::vector<std::uint8_t> bytes;
+  for (std::size_t r = 0; r < records; ++r) {
+    const std::size_t length =
+        r == odd && odd_length != 0
+            ? odd_length
+            : *rc::gen::inRange<std::size_t>(1, kPairedElementBytes + 1);
+    for (std::size_t i = 0; i + 1 < length; ++i) {
+      bytes.push_back(
+          static_cast<std::uint8_t>(0x80 | *rc::gen::inRange(0, 128)));
+    }
+    bytes.push_back(static_cast<std::uint8_t>(*rc::gen::inRange(0, 128)));
+    if (r == odd && odd_tag == 1) {
+      bytes.push_back(static_cast<std::uint8_t>(tag_byte ^ 0x08));
+    } else if (r == odd && odd_tag == 2) {
+      bytes.push_back(static_cast<std::uint8_t>(tag_byte | 0x80));
+      bytes.push_back(0x01);
+    } else {
+      bytes.push_back(tag_byte);
+    }
+  }
+  const auto zeros = *rc::gen::element<std::size_t>(0, 0, 80);
+  for (std::size_t r = 0; r < zeros; ++r) {
+    bytes.push_back(0x00);
+    bytes.push_back(tag_byte);
+  }
+  bytes.pop_back();  // the run ends at a value
+  const auto after = *rc::gen::element<std::size_t>(0, 16, 80);
+  CheckRunBytes<K>(level, bytes, tag_byte, after);
+}
+
+// Every kind the kernels treat apart: int64, and the kinds whose lanes are
+// values (int32, enum).
+void CheckRunOfEachKindAt(KernelLevel level) {
+  CheckRunAt<FieldKind::kInt64>(level);
+  CheckRunAt<FieldKind::kInt32>(level);
+  CheckRunAt<FieldKind::kEnum>(level);
+}
+
+void CheckPairedRunOfEachKindAt(KernelLevel level) {
+  CheckPairedRunAt<FieldKind::kInt32>(level);
+  CheckPairedRunAt<FieldKind::kEnum>(level);
+  CheckPairedRunAt<FieldKind::kInt64>(level);
 }
 
 // A run whose last byte is its tag, with the input going on past the run
@@ -746,20 +856,62 @@ TEST(RunBlocks, OpensRegularWindowTellsOneLengthRunsFromOthers) {
   }
 }
 
+// A first window that ends right after a pair of records (13 pairs of
+// values of 2 and 1, then 1 and 1 bytes), then a regular window of zeros,
+// which the keeps but KeepAll refuse: with KeepAll the portable level takes
+// the first window by pairs only (TakeRecordPairs), and the regular window
+// after it by the last pair's length; with Accepts, the regular window
+// compares its values with the last value accepted (none yet reads as 0)
+// and must ask about the zeros. Every keep, every level: what the record
+// loop gives.
+TEST(RunBlocks, ARegularWindowAfterPairedRecordsAsksAboutItsValues) {
+  constexpr std::uint8_t kTag = 0x08;
+  std::vector<std::uint8_t> bytes;
+  for (int pair = 0; pair < 12; ++pair) {
+    bytes.insert(bytes.end(), {0x81, 0x01, kTag, 0x05, kTag});
+  }
+  bytes.insert(bytes.end(), {0x05, kTag, 0x06, kTag});
+  ASSERT_EQ(bytes.size(), 64u);
+  for (int zero = 0; zero < 60; ++zero) bytes.insert(bytes.end(), {0, kTag});
+  bytes.pop_back();
+  for (const KernelLevel level : {KernelLevel::kPortable, KernelLevel::kAvx2}) {
+    if (!CpuSupports(level)) continue;
+    EXPECT_TRUE(
+        rc::check(std::string("paired, then zeros, ") +
+                      std::string(KernelLevelName(level)),
+                  [&] {
+                    CheckRunBytes<FieldKind::kInt32>(level, bytes, kTag, 16);
+                    CheckRunBytes<FieldKind::kEnum>(level, bytes, kTag, 16);
+                  }));
+  }
+}
+
 TEST(RunBlocks, PortableKernelTakesAPrefixAndTheRunMatchesTheRecordLoop) {
   EXPECT_TRUE(rc::check("RunBlocks portable",
-                        [] { CheckRunAt(KernelLevel::kPortable); }));
+                        [] { CheckRunOfEachKindAt(KernelLevel::kPortable); }));
 }
+
+TEST(RunBlocks, PortableKernelTakesRunsOfShortValuesTwoRecordsAtATime) {
+  EXPECT_TRUE(rc::check("RunBlocks portable, short values", [] {
+    CheckPairedRunOfEachKindAt(KernelLevel::kPortable);
+  }));
+}
+
+FAIRWIRE_LEVEL_PROP(RunBlocks, Avx2KernelTakesRunsOfShortValues,
+                    KernelLevel::kAvx2,
+                    { CheckPairedRunOfEachKindAt(KernelLevel::kAvx2); })
 
 FAIRWIRE_LEVEL_PROP(RunBlocks,
                     Avx2KernelTakesAPrefixAndTheRunMatchesTheRecordLoop,
-                    KernelLevel::kAvx2, { CheckRunAt(KernelLevel::kAvx2); })
+                    KernelLevel::kAvx2,
+                    { CheckRunOfEachKindAt(KernelLevel::kAvx2); })
 
 // At the avx512 level ParseVarintRun gives a run that opens with a regular
 // window to the avx2 kernel and any other to the AVX-512 kernel: both give
 // what the record loop gives (the runs' tags say how many opened each way).
 FAIRWIRE_LEVEL_PROP(RunBlocks, Avx512RunsOfEitherOpeningMatchTheRecordLoop,
-                    KernelLevel::kAvx512, { CheckRunAt(KernelLevel::kAvx512); })
+                    KernelLevel::kAvx512,
+                    { CheckRunOfEachKindAt(KernelLevel::kAvx512); })
 
 }  // namespace
 }  // namespace fairwire::wire::internal
