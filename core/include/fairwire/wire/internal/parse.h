@@ -316,6 +316,19 @@ template <typename T>
 // JoinSevenBitGroupsPerHalf.
 inline constexpr std::size_t kPairedElementBytes = 4;
 
+// The values of two varints of 1..kPairedElementBytes bytes, the first of
+// first_length bytes at `first`, the second of second_length at `second`
+// (8 bytes readable at each), joined at once: the first in the low 32 bits,
+// the second in the high.
+[[gnu::always_inline]] inline std::uint64_t JoinShortPair(
+    const std::uint8_t* first, std::size_t first_length,
+    const std::uint8_t* second, std::size_t second_length) {
+  const std::uint64_t low = LoadFixed64(first) & kGroupsOfLength[first_length];
+  const std::uint64_t high =
+      LoadFixed64(second) & kGroupsOfLength[second_length];
+  return JoinSevenBitGroupsPerHalf(low | high << 32);
+}
+
 // True if every element that ends in the 64-byte block at `block` (its
 // terminator bitmap `mask`; the first one starting at p, at or before the
 // block) has at most kPairedElementBytes bytes: no four continuation bytes
@@ -346,12 +359,9 @@ inline void DecodePairedElements(const std::uint8_t* block, std::uint64_t* mask,
     bits &= bits - 1;
     const std::uint8_t* second_end = block + std::countr_zero(bits);
     bits &= bits - 1;
-    const std::uint64_t first =
-        LoadFixed64(at) & kGroupsOfLength[first_end - at + 1];
-    const std::uint64_t second =
-        LoadFixed64(first_end + 1) & kGroupsOfLength[second_end - first_end];
-    const std::uint64_t joined =
-        JoinSevenBitGroupsPerHalf(first | second << 32);
+    const std::uint64_t joined = JoinShortPair(
+        at, static_cast<std::size_t>(first_end - at + 1), first_end + 1,
+        static_cast<std::size_t>(second_end - first_end));
     if constexpr (kLaneIsValue<K> && sizeof(T) == 4) {
       StorePair(out, joined);  // the two halves are the two values
     } else {

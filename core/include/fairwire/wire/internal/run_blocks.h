@@ -477,11 +477,8 @@ template <FieldKind K, typename T>
         static_cast<std::size_t>(window[first_tag] ^ tag_byte) |
         static_cast<std::size_t>(window[second_tag] ^ tag_byte);
     if (wrong != 0) break;
-    const std::uint64_t first =
-        LoadFixed64(window + at) & kGroupsOfLength[first_length];
-    const std::uint64_t second =
-        LoadFixed64(window + first_tag + 1) & kGroupsOfLength[second_length];
-    StorePair(out, JoinSevenBitGroupsPerHalf(first | second << 32));
+    StorePair(out, JoinShortPair(window + at, first_length,
+                                 window + first_tag + 1, second_length));
     out += 2;
     at = second_tag + 1;
     bits = after_second & (after_second - 1);
@@ -535,15 +532,8 @@ inline const std::uint8_t* DecodeRunBlocks(
     std::uint64_t mask = Ops::Terminators(window);
     if constexpr (std::is_same_v<Ops, PortableBlockOps> && kLaneIsValue<K> &&
                   requires { Keep::kKeepsAll; }) {
-      // Copies whose addresses do not escape the block, so that the
-      // variables of the loops stay in registers.
-      const std::uint8_t* at = p;
-      std::size_t taken = buffered;
-      std::size_t length = last_length;
-      TakeRecordPairs<K>(window, tag_byte, &mask, &at, buffer, &taken, &length);
-      p = at;
-      buffered = taken;
-      last_length = length;
+      TakeRecordPairs<K>(window, tag_byte, &mask, &p, buffer, &buffered,
+                         &last_length);
     }
     for (;;) {
       const std::uint64_t after_value = mask & (mask - 1);
