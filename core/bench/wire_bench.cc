@@ -1,9 +1,10 @@
-// wire/<workload>/libprotobuf: the workload's bytes decoded by libprotobuf's
-// generated parser; and the registration helpers. Each wire benchmark (here
-// and in wire_fairwire_bench.cc, wire_typed_bench.cc) first decodes once
-// outside the timed loop and checks that the decoder accepted the bytes and
-// found every element (and put none in the unknown fields); if not, it is
-// skipped with an error instead of timed.
+// wire/<workload>/libprotobuf: the workload's payloads decoded by
+// libprotobuf's generated parser; and the registration helpers. Each wire
+// benchmark (here and in wire_fairwire_bench.cc, wire_typed_bench.cc) first
+// decodes every payload once outside the timed loop and checks that the
+// decoder accepted it and found every element (and put none in the unknown
+// fields); if not, it is skipped with an error instead of timed. The timed
+// loop decodes the payloads in turn (PayloadCycle).
 #include "wire_bench.h"
 
 #include <google/protobuf/message.h>
@@ -39,27 +40,31 @@ template <typename Proto>
 void LibprotobufDecode(benchmark::State& state, WireWorkload workload) {
   const WorkloadData& data = GetWorkload(workload);
   Proto message;
-  if (!message.ParseFromArray(data.bytes.data(),
-                              static_cast<int>(data.bytes.size()))) {
-    state.SkipWithError("libprotobuf rejected the workload");
-    return;
+  for (const std::string& payload : data.payloads) {
+    if (!message.ParseFromArray(payload.data(),
+                                static_cast<int>(payload.size()))) {
+      state.SkipWithError("libprotobuf rejected the workload");
+      return;
+    }
+    if (CountRepeated(message) != data.elements ||
+        !message.GetReflection()->GetUnknownFields(message).empty()) {
+      state.SkipWithError("libprotobuf decoded a different element count");
+      return;
+    }
   }
-  if (CountRepeated(message) != data.elements ||
-      !message.GetReflection()->GetUnknownFields(message).empty()) {
-    state.SkipWithError("libprotobuf decoded a different element count");
-    return;
-  }
+  PayloadCycle payloads(data.payloads);
   const std::uint64_t before = AllocationCount();
   for (auto _ : state) {
+    const std::string& payload = payloads.Next();
     message.Clear();
-    const bool ok = message.ParseFromArray(data.bytes.data(),
-                                           static_cast<int>(data.bytes.size()));
+    const bool ok = message.ParseFromArray(payload.data(),
+                                           static_cast<int>(payload.size()));
     benchmark::DoNotOptimize(ok);
     benchmark::ClobberMemory();
   }
-  ReportCounters(state, static_cast<double>(data.elements),
-                 static_cast<double>(data.bytes.size()),
+  ReportCounters(state, static_cast<double>(data.elements), data.MeanBytes(),
                  AllocationCount() - before);
+  state.counters["payloads"] = static_cast<double>(data.payloads.size());
 }
 
 // libprotobuf's benchmark for each workload: the generated message type.

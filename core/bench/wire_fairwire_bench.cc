@@ -3,7 +3,7 @@
 // at the level the CPU's dispatch picks; wire/<workload>/fairwire@<level>:
 // the same, forced to each kernel level this CPU supports (DecodeOptions).
 // Checked once before timing: the element count, no unknown fields, and
-// Serialize(message) equal to the workload's bytes (libprotobuf's encoding).
+// Serialize(message) equal to each payload (libprotobuf's encoding).
 #include <cstddef>
 #include <iterator>
 #include <string>
@@ -43,33 +43,37 @@ void FairwireDecode(benchmark::State& state, WireWorkload workload,
     return;
   }
   wire::Message message(schema, index);
-  const auto input = AsBytes(data.bytes);
-  const wire::DecodeStatus first = wire::Decode(input, message, options);
-  if (!first.ok()) {
-    state.SkipWithError(
-        ("fairwire rejected the workload: " + wire::ToString(first)).c_str());
-    return;
+  for (const std::string& payload : data.payloads) {
+    const wire::DecodeStatus first =
+        wire::Decode(AsBytes(payload), message, options);
+    if (!first.ok()) {
+      state.SkipWithError(
+          ("fairwire rejected the workload: " + wire::ToString(first)).c_str());
+      return;
+    }
+    if (CountRepeated(message) != data.elements ||
+        !message.unknown_fields().empty()) {
+      state.SkipWithError("fairwire decoded a different element count");
+      return;
+    }
+    // Stronger: the canonical re-encoding is libprotobuf's serialization, so
+    // the decoded contents are the ones libprotobuf encoded.
+    if (wire::Serialize(message) != payload) {
+      state.SkipWithError("fairwire's decoded contents re-encode differently");
+      return;
+    }
   }
-  if (CountRepeated(message) != data.elements ||
-      !message.unknown_fields().empty()) {
-    state.SkipWithError("fairwire decoded a different element count");
-    return;
-  }
-  // Stronger: the canonical re-encoding is libprotobuf's serialization, so
-  // the decoded contents are the ones libprotobuf encoded.
-  if (wire::Serialize(message) != data.bytes) {
-    state.SkipWithError("fairwire's decoded contents re-encode differently");
-    return;
-  }
+  PayloadCycle payloads(data.payloads);
   const std::uint64_t before = AllocationCount();
   for (auto _ : state) {
-    wire::DecodeStatus status = wire::Decode(input, message, options);
+    wire::DecodeStatus status =
+        wire::Decode(AsBytes(payloads.Next()), message, options);
     benchmark::DoNotOptimize(status);
     benchmark::ClobberMemory();
   }
-  ReportCounters(state, static_cast<double>(data.elements),
-                 static_cast<double>(data.bytes.size()),
+  ReportCounters(state, static_cast<double>(data.elements), data.MeanBytes(),
                  AllocationCount() - before);
+  state.counters["payloads"] = static_cast<double>(data.payloads.size());
 }
 
 template <wire::KernelLevel kLevel>
@@ -77,11 +81,20 @@ void FairwireDecodeAt(benchmark::State& state, WireWorkload workload) {
   FairwireDecode(state, workload, wire::DecodeOptions{.kernel = kLevel});
 }
 
-// The kernel levels of the run, in the JSON's context (bench_report.py).
-std::string LevelList(bool supported) {
+// Whether the run measures `level`: the CPU supports it and it is not above
+// the process's level. FAIRWIRE_WIRE_KERNEL=avx2 on an AVX-512 machine makes
+// a run as an AVX2-only machine would have it (ci/bench --without-avx512).
+bool Measured(wire::KernelLevel level) {
+  return wire::CpuSupports(level) && level <= wire::DefaultKernelLevel();
+}
+
+// The kernel levels for which `which` holds, for the JSON's context
+// (bench_report.py).
+template <typename Which>
+std::string LevelList(Which which) {
   std::string list;
   for (const wire::KernelLevel level : wire::kKernelLevels) {
-    if (wire::CpuSupports(level) != supported) continue;
+    if (!which(level)) continue;
     if (!list.empty()) list += " ";
     list += wire::KernelLevelName(level);
   }
@@ -98,13 +111,19 @@ const bool registered = [] {
       &FairwireDecodeAt<wire::KernelLevel::kAvx512>};
   static_assert(std::size(kAt) == wire::kKernelLevels.size());
   for (const wire::KernelLevel level : wire::kKernelLevels) {
-    if (!wire::CpuSupports(level)) continue;
+    if (!Measured(level)) continue;
     const std::string impl = "fairwire@" + std::string(KernelLevelName(level));
     RegisterWireImpl(impl.c_str(), kAt[static_cast<std::size_t>(level)]);
   }
-  benchmark::AddCustomContext("fairwire_kernel_levels", LevelList(true));
+  benchmark::AddCustomContext("fairwire_kernel_levels", LevelList(&Measured));
+  benchmark::AddCustomContext(
+      "fairwire_kernel_levels_off", LevelList([](wire::KernelLevel level) {
+        return wire::CpuSupports(level) && !Measured(level);
+      }));
   benchmark::AddCustomContext("fairwire_kernel_levels_missing",
-                              LevelList(false));
+                              LevelList([](wire::KernelLevel level) {
+                                return !wire::CpuSupports(level);
+                              }));
   benchmark::AddCustomContext(
       "fairwire_default_kernel_level",
       std::string(KernelLevelName(wire::DefaultKernelLevel())));

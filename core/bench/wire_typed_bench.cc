@@ -145,28 +145,32 @@ template <const auto& kBinding>
 void TypedDecode(benchmark::State& state, WireWorkload workload) {
   using S = typename std::remove_cvref_t<decltype(kBinding)>::Struct;
   const WorkloadData& data = GetWorkload(workload);
-  const auto input = AsBytes(data.bytes);
   S out;
-  const wire::DecodeStatus first = wire::DecodeInto(input, kBinding, out);
-  if (!first.ok()) {
-    state.SkipWithError(
-        ("fairwire_typed rejected the workload: " + wire::ToString(first))
-            .c_str());
-    return;
+  for (const std::string& payload : data.payloads) {
+    const wire::DecodeStatus first =
+        wire::DecodeInto(AsBytes(payload), kBinding, out);
+    if (!first.ok()) {
+      state.SkipWithError(
+          ("fairwire_typed rejected the workload: " + wire::ToString(first))
+              .c_str());
+      return;
+    }
+    if (CountRepeated(out) != data.elements || !out.unknown.empty()) {
+      state.SkipWithError("fairwire_typed decoded a different element count");
+      return;
+    }
   }
-  if (CountRepeated(out) != data.elements || !out.unknown.empty()) {
-    state.SkipWithError("fairwire_typed decoded a different element count");
-    return;
-  }
+  PayloadCycle payloads(data.payloads);
   const std::uint64_t before = AllocationCount();
   for (auto _ : state) {
-    wire::DecodeStatus status = wire::DecodeInto(input, kBinding, out);
+    wire::DecodeStatus status =
+        wire::DecodeInto(AsBytes(payloads.Next()), kBinding, out);
     benchmark::DoNotOptimize(status);
     benchmark::ClobberMemory();
   }
-  ReportCounters(state, static_cast<double>(data.elements),
-                 static_cast<double>(data.bytes.size()),
+  ReportCounters(state, static_cast<double>(data.elements), data.MeanBytes(),
                  AllocationCount() - before);
+  state.counters["payloads"] = static_cast<double>(data.payloads.size());
 }
 
 const bool registered = [] {

@@ -1,10 +1,17 @@
 #include "workloads.h"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "fairwire_bench.pb.h"
@@ -12,7 +19,8 @@
 namespace fairwire::bench {
 namespace {
 
-// Fixed seeds: the workloads are the same bytes in every run. mt19937_64's
+// Fixed seeds: the workloads are the same bytes in every run (a random
+// workload's further payloads too: their seeds follow from these). mt19937_64's
 // output sequence is fixed by the standard; no std distribution is used
 // (their output is implementation-defined).
 constexpr std::uint64_t kInt64Seed = 0x5eed'1a7e'0000'0001;
@@ -22,6 +30,9 @@ constexpr std::uint64_t kEnumSeed = 0x5eed'1a7e'0000'0004;
 constexpr std::uint64_t kMixedSeed = 0x5eed'1a7e'0000'0005;
 
 constexpr int kSeedCount = 500'000;
+
+// A random workload's further payloads come from seed + i * kSeedStep.
+constexpr std::uint64_t kSeedStep = 0x9e37'79b9'7f4a'7c15;
 
 // The values of fairwire.bench.Level.
 constexpr std::array<int, 11> kLevels = {0, 1, 2,   3,   4,    5,
@@ -61,20 +72,76 @@ fairwire::bench::Level PickLevel(std::mt19937_64& rng) {
 WorkloadData Make(const google::protobuf::Message& m, std::size_t elements) {
   WorkloadData data;
   data.message_type = m.GetDescriptor()->full_name();
-  data.bytes = m.SerializeAsString();
+  data.payloads.push_back(m.SerializeAsString());
   data.elements = elements;
   return data;
 }
 
-WorkloadData MakePackedInt64(int count) {
-  std::mt19937_64 rng(kInt64Seed);
+// The most payloads a workload gets: kMaxPayloads, or
+// FAIRWIRE_BENCH_PAYLOADS when it is set to a number from 1 up (1 is the
+// measurement before payloads were cycled: one payload, decoded again and
+// again).
+std::size_t MostPayloads() {
+  const char* text = std::getenv("FAIRWIRE_BENCH_PAYLOADS");
+  if (text == nullptr) return kMaxPayloads;
+  std::size_t most = 0;
+  const char* end = text + std::strlen(text);
+  const auto [at, error] = std::from_chars(text, end, most);
+  if (error != std::errc() || at != end || most == 0) {
+    std::fprintf(stderr,
+                 "FAIRWIRE_BENCH_PAYLOADS=%s is not a number from 1 up; "
+                 "using %zu\n",
+                 text, kMaxPayloads);
+    return kMaxPayloads;
+  }
+  return most;
+}
+
+// The payloads of a random workload: make(seed) first, then as many more
+// from other seeds as fit in kPayloadWorkingSetBytes, up to MostPayloads().
+WorkloadData MakeRandom(
+    std::uint64_t seed,
+    const std::function<WorkloadData(std::uint64_t)>& make) {
+  WorkloadData data = make(seed);
+  const std::size_t size = std::max<std::size_t>(data.payloads[0].size(), 1);
+  const std::size_t count = std::clamp<std::size_t>(
+      kPayloadWorkingSetBytes / size, 1, MostPayloads());
+  for (std::size_t i = 1; i < count; ++i) {
+    data.payloads.push_back(std::move(make(seed + i * kSeedStep).payloads[0]));
+  }
+  return data;
+}
+
+WorkloadData MakePackedInt64(int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
   PackedInt64 m;
   for (int i = 0; i < count; ++i) m.add_values(MixedInt64(rng));
   return Make(m, static_cast<std::size_t>(count));
 }
 
-WorkloadData MakeMixed() {
-  std::mt19937_64 rng(kMixedSeed);
+WorkloadData MakePackedSint32(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  PackedSint32 m;
+  for (int i = 0; i < 10'000; ++i) m.add_values(MixedSint32(rng));
+  return Make(m, 10'000);
+}
+
+WorkloadData MakePackedFixed64(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  PackedFixed64 m;
+  for (int i = 0; i < 10'000; ++i) m.add_values(rng());
+  return Make(m, 10'000);
+}
+
+WorkloadData MakePackedEnum(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  PackedEnum m;
+  for (int i = 0; i < 10'000; ++i) m.add_values(PickLevel(rng));
+  return Make(m, 10'000);
+}
+
+WorkloadData MakeMixed(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
   Mixed m;
   m.set_id(123456);
   m.set_name("a mixed workload of scalars and repeated fields");
@@ -102,7 +169,7 @@ WorkloadData MakeMixed() {
   return Make(m, elements);
 }
 
-WorkloadData BuildBytes(WireWorkload workload) {
+WorkloadData BuildWorkload(WireWorkload workload) {
   switch (workload) {
     case WireWorkload::kSeedInt64: {
       SeedInt64 m;
@@ -122,31 +189,25 @@ WorkloadData BuildBytes(WireWorkload workload) {
       return Make(m, kSeedCount);
     }
     case WireWorkload::kPackedInt64_100:
-      return MakePackedInt64(100);
+      return MakeRandom(kInt64Seed, [](std::uint64_t seed) {
+        return MakePackedInt64(100, seed);
+      });
     case WireWorkload::kPackedInt64_10k:
-      return MakePackedInt64(10'000);
+      return MakeRandom(kInt64Seed, [](std::uint64_t seed) {
+        return MakePackedInt64(10'000, seed);
+      });
     case WireWorkload::kPackedInt64_1m:
-      return MakePackedInt64(1'000'000);
-    case WireWorkload::kPackedSint32: {
-      std::mt19937_64 rng(kSint32Seed);
-      PackedSint32 m;
-      for (int i = 0; i < 10'000; ++i) m.add_values(MixedSint32(rng));
-      return Make(m, 10'000);
-    }
-    case WireWorkload::kPackedFixed64: {
-      std::mt19937_64 rng(kFixed64Seed);
-      PackedFixed64 m;
-      for (int i = 0; i < 10'000; ++i) m.add_values(rng());
-      return Make(m, 10'000);
-    }
-    case WireWorkload::kPackedEnumClosed: {
-      std::mt19937_64 rng(kEnumSeed);
-      PackedEnum m;
-      for (int i = 0; i < 10'000; ++i) m.add_values(PickLevel(rng));
-      return Make(m, 10'000);
-    }
+      return MakeRandom(kInt64Seed, [](std::uint64_t seed) {
+        return MakePackedInt64(1'000'000, seed);
+      });
+    case WireWorkload::kPackedSint32:
+      return MakeRandom(kSint32Seed, &MakePackedSint32);
+    case WireWorkload::kPackedFixed64:
+      return MakeRandom(kFixed64Seed, &MakePackedFixed64);
+    case WireWorkload::kPackedEnumClosed:
+      return MakeRandom(kEnumSeed, &MakePackedEnum);
     case WireWorkload::kMixed:
-      return MakeMixed();
+      return MakeRandom(kMixedSeed, &MakeMixed);
   }
   return {};
 }
@@ -179,11 +240,19 @@ std::string_view WorkloadName(WireWorkload workload) {
   return "unknown";
 }
 
+double WorkloadData::MeanBytes() const {
+  double total = 0;
+  for (const std::string& payload : payloads) {
+    total += static_cast<double>(payload.size());
+  }
+  return payloads.empty() ? 0 : total / static_cast<double>(payloads.size());
+}
+
 const WorkloadData& GetWorkload(WireWorkload workload) {
   static std::map<WireWorkload, WorkloadData> cache;
   auto it = cache.find(workload);
   if (it == cache.end()) {
-    WorkloadData data = BuildBytes(workload);
+    WorkloadData data = BuildWorkload(workload);
     data.name = WorkloadName(workload);
     it = cache.emplace(workload, std::move(data)).first;
   }
