@@ -131,6 +131,65 @@ TEST(BindingTest, AllValidAsksIsValidWhereItsLevelSays) {
   }
 }
 
+// Valid for 0..1023 and the six far values 5000..5005; counts its calls.
+int many_far_asked = 0;
+bool ManyFarIsValid(std::int32_t v) {
+  ++many_far_asked;
+  return (v >= 0 && v < internal::kValidBitmapBits) || (v >= 5000 && v <= 5005);
+}
+
+// At the avx2 level, AllValid remembers on the calling thread the first
+// FarMembersMet::kHeld far members IsValid accepted, and checks them in
+// registers from the next call on: IsValid is not asked about them again.
+// It never remembers a value IsValid refused, and it keeps asking about the
+// far members past the first kHeld; the answers stay IsValid's.
+TEST(BindingTest, TheAvx2CheckRemembersFarMembers) {
+  if (!CpuSupports(KernelLevel::kAvx2)) {
+    GTEST_SKIP() << "avx2 level untested: this CPU cannot run it";
+  }
+  ScopedKernelLevel scoped(KernelLevel::kAvx2);
+  const internal::FarMembersMet& met =
+      internal::far_members_met<&ManyFarIsValid>;
+  internal::ValidBitmap<&ManyFarIsValid>();  // built: asked about 0..1023
+  std::vector<std::int32_t> values(32, 1);
+  values[3] = 5000;
+  values[17] = 5000;
+  values[20] = 5001;
+  many_far_asked = 0;
+  EXPECT_TRUE(internal::AllValid<&ManyFarIsValid>(values.data(), 32));
+  EXPECT_EQ(many_far_asked, 3);  // the call's check was made before it met them
+  ASSERT_EQ(met.count, 2u);
+  EXPECT_EQ(met.values[0], 5000);
+  EXPECT_EQ(met.values[1], 5001);
+  many_far_asked = 0;
+  EXPECT_TRUE(internal::AllValid<&ManyFarIsValid>(values.data(), 32));
+  EXPECT_EQ(many_far_asked, 0);
+
+  // A refused far value: asked every time, never remembered.
+  values[25] = 5100;
+  for (int call = 0; call < 2; ++call) {
+    many_far_asked = 0;
+    EXPECT_FALSE(internal::AllValid<&ManyFarIsValid>(values.data(), 32));
+    EXPECT_EQ(many_far_asked, 1);
+    EXPECT_EQ(met.count, 2u);
+  }
+  values[25] = 1;
+
+  // Six far members: the first four are remembered, the last two asked
+  // about on every call.
+  for (std::int32_t k = 0; k < 6; ++k) values[8 + k] = 5000 + k;
+  EXPECT_TRUE(internal::AllValid<&ManyFarIsValid>(values.data(), 32));
+  ASSERT_EQ(met.count, internal::FarMembersMet::kHeld);
+  for (std::size_t k = 0; k < met.count; ++k) {
+    EXPECT_EQ(met.values[k], 5000 + static_cast<std::int32_t>(k));
+  }
+  many_far_asked = 0;
+  EXPECT_TRUE(internal::AllValid<&ManyFarIsValid>(values.data(), 32));
+  EXPECT_EQ(many_far_asked, 2);
+  values[9] = 5006;  // refused, after remembered ones
+  EXPECT_FALSE(internal::AllValid<&ManyFarIsValid>(values.data(), 32));
+}
+
 // Repeated members of another element type than the kind's (a change of
 // signedness, a widening) take the generic element loops.
 struct Widened {

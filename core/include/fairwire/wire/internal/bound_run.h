@@ -1,7 +1,8 @@
 // The closed-enum check of the typed bindings (binding.h): a user's IsValid
 // predicate as the enum check of the shared record loops
 // (field_records.h), with its answers for 0..1023 cached as a bitmap for
-// the bulk checks and the AVX-512 run kernel's check.
+// the bulk checks and the AVX-512 run kernel's check, and the first far
+// members each thread meets remembered for the avx2 bulk check.
 #ifndef FAIRWIRE_WIRE_INTERNAL_BOUND_RUN_H_
 #define FAIRWIRE_WIRE_INTERNAL_BOUND_RUN_H_
 
@@ -38,6 +39,32 @@ const EnumBitmap& ValidBitmap() {
   return bitmap;
 }
 
+// The far members (values past ValidBitmap's span that IsValid accepted)
+// that the calling thread's checks have met, the first kHeld of them: the
+// avx2 check holds them in registers beside the bitmap, so that a member
+// such as 70000 in an enum of 0..7 and 70000 costs a compare, not a call of
+// IsValid. Sound because IsValid is a pure function (binding.h); bounded
+// (kHeld values per predicate and thread).
+struct FarMembersMet {
+  static constexpr std::size_t kHeld = 4;
+  std::int32_t values[kHeld] = {};
+  std::size_t count = 0;
+
+  // Adds v (a far member) if it is new and there is room.
+  void Remember(std::int32_t v) {
+    for (std::size_t k = 0; k < count; ++k) {
+      if (values[k] == v) return;
+    }
+    if (count < kHeld) values[count++] = v;
+  }
+};
+template <bool (*IsValid)(std::int32_t)>
+inline thread_local FarMembersMet far_members_met;
+
+#ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
+static_assert(FarMembersMet::kHeld <= EnumBitmapAvx2::kHeldFar);
+#endif
+
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
 // AllValid's AVX-512 path.
 template <bool (*IsValid)(std::int32_t)>
@@ -73,8 +100,9 @@ struct PredicateRunCheck {
 
 // True if IsValid accepts every one of values[0, count): by the bitmap of
 // ValidBitmap sixteen at a time where the CPU has AVX-512 VBMI, eight at a
-// time at the avx2 level and, in scalar code, at the portable level,
-// asking IsValid only about values the bitmap does not hold.
+// time at the avx2 level (with the far members the thread has met,
+// far_members_met) and, in scalar code, at the portable level, asking
+// IsValid only about values the bitmap does not hold.
 template <bool (*IsValid)(std::int32_t)>
 bool AllValid(const std::int32_t* values, std::size_t count) {
 #ifdef FAIRWIRE_WIRE_HAVE_AVX512_PATH
@@ -84,8 +112,15 @@ bool AllValid(const std::int32_t* values, std::size_t count) {
 #endif
 #ifdef FAIRWIRE_WIRE_HAVE_AVX2_PATH
   if (ActiveKernelLevel() != KernelLevel::kPortable) {
-    return AllKnownAvx2(ViewOf(ValidBitmap<IsValid>()), values, count,
-                        [](std::int32_t value) { return IsValid(value); });
+    FarMembersMet& met = far_members_met<IsValid>;
+    EnumBitmapView view = ViewOf(ValidBitmap<IsValid>());
+    view.far = met.values;
+    view.far_count = met.count;
+    return AllKnownAvx2(view, values, count, [&met](std::int32_t value) {
+      if (!IsValid(value)) return false;
+      met.Remember(value);
+      return true;
+    });
   }
 #endif
   return AllKnownPortable(ViewOf(ValidBitmap<IsValid>()), values, count,
