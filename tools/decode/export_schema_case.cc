@@ -2,11 +2,13 @@
 // and a payload, so that the decode test can run protoc --decode and
 // fairwire-decode on it.
 //
-//   fairwire-export-schema-case IN OUT_DIR
+//   fairwire-export-schema-case IN OUT_DIR [IN OUT_DIR]...
 //
-// Writes OUT_DIR/fairwire_sd.proto (the case's schema, as the fuzz target
-// builds it into a DescriptorPool, printed as .proto source) and
-// OUT_DIR/payload.bin, and prints the root type's full name. Exit 2 on error.
+// For each pair, writes OUT_DIR/fairwire_sd.proto (the case's schema, as the
+// fuzz target builds it into a DescriptorPool, printed as .proto source) and
+// OUT_DIR/payload.bin, and prints one line: the root type's full name, or
+// nothing when the case cannot be exported (why goes to stderr). Exit 2 when
+// any case could not be exported.
 #include <google/protobuf/descriptor.h>
 
 #include <cstdint>
@@ -19,15 +21,14 @@
 #include "fairwire/checks/wire_schema_build.h"
 #include "fairwire/scenarios/wire_schema_case.h"
 
-int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: fairwire-export-schema-case IN OUT_DIR\n";
-    return 2;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
+namespace {
+
+// Exports one case; prints its root type, or returns false after saying why.
+bool Export(const char* in_path, const std::string& dir) {
+  std::ifstream in(in_path, std::ios::binary);
   if (!in) {
-    std::cerr << "cannot read " << argv[1] << "\n";
-    return 2;
+    std::cerr << "cannot read " << in_path << "\n";
+    return false;
   }
   const std::vector<std::uint8_t> input((std::istreambuf_iterator<char>(in)),
                                         std::istreambuf_iterator<char>());
@@ -38,10 +39,9 @@ int main(int argc, char** argv) {
   const google::protobuf::FileDescriptor* file =
       fairwire::wire::oracle::BuildSchemaCase(schema_case, pool, &error);
   if (file == nullptr || file->message_type_count() == 0) {
-    std::cerr << "schema does not build: " << error << "\n";
-    return 2;
+    std::cerr << in_path << ": schema does not build: " << error << "\n";
+    return false;
   }
-  const std::string dir = argv[2];
   std::ofstream proto(dir + "/" + file->name(), std::ios::binary);
   proto << file->DebugString();
   std::ofstream payload(dir + "/payload.bin", std::ios::binary);
@@ -49,8 +49,25 @@ int main(int argc, char** argv) {
                 static_cast<std::streamsize>(schema_case.payload.size()));
   if (!proto || !payload) {
     std::cerr << "cannot write to " << dir << "\n";
+    return false;
+  }
+  std::cout << file->message_type(0)->full_name();
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || argc % 2 == 0) {
+    std::cerr << "usage: fairwire-export-schema-case IN OUT_DIR "
+                 "[IN OUT_DIR]...\n";
     return 2;
   }
-  std::cout << file->message_type(0)->full_name() << "\n";
-  return 0;
+  bool all = true;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    all = Export(argv[i], argv[i + 1]) && all;
+    std::cout << "\n";
+  }
+  std::cout.flush();
+  return all && std::cout ? 0 : 2;
 }

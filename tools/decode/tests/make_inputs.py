@@ -3,7 +3,7 @@
 
 Each input is named <Type>.<what it holds>.bin, Type one of the fixed test
 messages of properties/proto (AllKinds, AllKinds3, Nested, Nested3) or of
-protos/ (Extra2, Extra3; see compare.sh). They hold
+protos/ (Extra2, Extra3; see compare.py). They hold
 what protoc --encode cannot make from text: unknown fields, closed-enum values
 outside the enum, packed records for fields declared unpacked and the reverse,
 overlong varints, wrong wire types, and inputs that must be rejected.
