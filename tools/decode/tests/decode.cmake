@@ -1,5 +1,7 @@
 # `fairwire decode` against `protoc --decode`: every sample input and every
 # corpus file of the wire targets, accept-and-print or reject, byte for byte.
+# Each executable is its own argument, so that `fairwire mutate` finds and
+# builds it (runner/mutate.py, test_binaries).
 find_program(FAIRWIRE_PYTHON3 python3)
 # protoc's answers are kept in FAIRWIRE_PROTOC_ANSWERS_DIR, keyed by protoc's
 # identity, the .proto files, the type and the payload: never a stale one.
@@ -10,7 +12,7 @@ if(Protobuf_PROTOC_EXECUTABLE AND FAIRWIRE_PYTHON3)
                    --protoc ${Protobuf_PROTOC_EXECUTABLE}
                    --source ${PROJECT_SOURCE_DIR}
                    --cache ${FAIRWIRE_PROTOC_ANSWERS_DIR}
-                   $<$<TARGET_EXISTS:fairwire-export-schema-case>:--export-schema-case=$<TARGET_FILE:fairwire-export-schema-case>>)
+                   --export-schema-case $<TARGET_FILE:fairwire-export-schema-case>)
   # Thousands of inputs: start it first, so it does not run alone at the end.
   set_tests_properties(decode.matches_protoc PROPERTIES
                        LABELS "unit;decode" TIMEOUT 900 COST 10000)
