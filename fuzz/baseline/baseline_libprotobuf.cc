@@ -6,7 +6,9 @@
 // A TargetSpec like the targets, so that it has the same engine entry point
 // and a replay driver (`--repeat`, for `fuzz bench --per-input`); not
 // registered with fairwire_add_fuzz_target, so it has no corpus test, no
-// fuzz-smoke test and no place in campaigns or OSS-Fuzz's build.
+// fuzz-smoke test and no place in campaigns or OSS-Fuzz's build. Built twice:
+// with Debian's libprotobuf, and with one built here with the targets'
+// instrumentation (fuzz/baseline/instrumented_libprotobuf.cmake).
 #include <google/protobuf/stubs/logging.h>
 
 #include <cstddef>
@@ -72,9 +74,16 @@ std::vector<Bytes> NoShrinks(ByteSpan) { return {}; }
 
 }  // namespace
 
+// Its name: baseline_libprotobuf, or, built against the instrumented
+// libprotobuf (instrumented_libprotobuf.cmake),
+// baseline_libprotobuf_instrumented.
+#ifndef FAIRWIRE_BASELINE_NAME
+#define FAIRWIRE_BASELINE_NAME "baseline_libprotobuf"
+#endif
+
 const TargetSpec& Target() {
   static const TargetSpec spec{
-      "baseline_libprotobuf",
+      FAIRWIRE_BASELINE_NAME,
       "libprotobuf's generated code alone: parse, re-serialise, re-parse "
       "(the yardstick of fairwire fuzz bench)",
       &Check, &Describe, &NoShrinks};

@@ -1,15 +1,19 @@
 """`fairwire fuzz bench`: fuzz throughput, measured (issue 12).
 
-Each target of a libFuzzer build, and the libprotobuf-only baseline
+Each target of a libFuzzer build, and the libprotobuf-only baselines
 (fuzz/baseline: wire_decode_diff's inputs parsed, re-serialised and
-re-parsed by libprotobuf's generated code, nothing else), is fuzzed alone for
+re-parsed by libprotobuf's generated code, nothing else; baseline_libprotobuf
+with Debian's libprotobuf, which has neither coverage nor ASan, and, when
+built, baseline_libprotobuf_instrumented with a libprotobuf built from
+Debian's source with the targets' own instrumentation), is fuzzed alone for
 a fixed time, one process at a time, from a copy of its shipped corpus
 (seeds, found/ and the regressions that pass now), with libFuzzer
 -print_final_stats=1 and the target's own .options flags and dictionary.
 execs/s is libFuzzer's stat::number_of_executed_units over the run's wall
 time as the runner measures it (from the process's start to its exit).
-Printed as a table with each target's ratio to the baseline and the goals of
-issue 12, and written as bench.json and bench.md into the bench folder
+Printed as a table with each target's ratio to each baseline and the goals
+of issue 12 (judged against baseline_libprotobuf, the issue's yardstick, and
+shown against the instrumented one beside it), and written as bench.json and bench.md into the bench folder
 (out/bench-fuzz/<time>/)."""
 from __future__ import annotations
 
@@ -31,7 +35,11 @@ from .libfuzzer import parse_final_stats, parse_status_line
 from .project import (Project, RunnerError, Target, corpus_files, default_output,
                       log, read_manifest, rel)
 
-BASELINE = "baseline_libprotobuf"
+BASELINE = "baseline_libprotobuf"  # issue 12's yardstick: Debian's library
+# The like-for-like yardstick: libprotobuf instrumented as the targets are
+# (fuzz/baseline/instrumented_libprotobuf.cmake).
+INSTRUMENTED = "baseline_libprotobuf_instrumented"
+BASELINES = (BASELINE, INSTRUMENTED)
 BASELINE_DIR = "fairwire-baselines"  # <build>/fairwire-baselines/<name>.json
 # What `<target>_replay --repeat R` prints (fuzz/driver/replay_main.cc).
 PER_INPUT_LINE = re.compile(r"timed \d+ inputs x \d+ passes: [0-9.]+ s, ([0-9.]+) us per input")
@@ -50,10 +58,10 @@ class Goal:
         """Whether the goal is about this target."""
         return name.startswith(self.prefix)
 
-    def describe(self) -> str:
+    def describe(self, against: str = "the baseline") -> str:
         """The goal in words."""
         if self.kind == "ratio":
-            return f">= {self.threshold:g}x the baseline"
+            return f">= {self.threshold:g}x {against}"
         return f">= {self.threshold:,.0f} execs/s"
 
 
@@ -109,7 +117,7 @@ def _figure(value: Optional[float], decimals: int = 0) -> str:
 
 def ratio_of(run: BenchRun, baseline: Optional[BenchRun]) -> Optional[float]:
     """The run's execs/s over the baseline's (None when either is unknown)."""
-    if run.baseline:
+    if run is baseline:
         return 1.0 if run.execs_per_sec else None
     if (baseline is None or not baseline.execs_per_sec
             or run.execs_per_sec is None):
@@ -126,24 +134,35 @@ def cost_of(run: BenchRun, baseline: Optional[BenchRun]) -> Optional[float]:
     return run.us_per_input / baseline.us_per_input
 
 
-def goal_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[dict[str, Any]]:
+def goal_rows(runs: list[BenchRun], baseline: Optional[BenchRun],
+              instrumented: Optional[BenchRun] = None) -> list[dict[str, Any]]:
     """One row per goal and target it applies to: the goal, the measured
-    figure and whether it is met (None: not known)."""
+    figure and whether it is met (None: not known). With an instrumented
+    baseline, each ratio goal is also shown against it (its row's
+    "against" is that baseline's name)."""
     rows = []
     for goal in GOALS:
         for run in runs:
             if run.baseline or not goal.applies(run.name):
                 continue
-            if goal.kind == "ratio":
-                value = ratio_of(run, baseline)
-                shown = format_ratio(value)
-            else:
-                value = run.execs_per_sec
-                shown = _figure(value)
-            # Only a run that completed its time says whether a goal is met.
-            met = None if value is None or not run.complete else value >= goal.threshold
-            rows.append({"target": run.name, "goal": goal.describe(),
-                         "measured": shown, "value": value, "met": met})
+            yardsticks = [(BASELINE, "the baseline", baseline)]
+            if goal.kind == "ratio" and instrumented is not None:
+                yardsticks.append((INSTRUMENTED, "the instrumented baseline",
+                                   instrumented))
+            for against, words, base in (yardsticks if goal.kind == "ratio"
+                                         else yardsticks[:1]):
+                if goal.kind == "ratio":
+                    value = ratio_of(run, base)
+                    shown = format_ratio(value)
+                else:
+                    value = run.execs_per_sec
+                    shown = _figure(value)
+                # Only a run that completed its time says whether a goal is met.
+                met = (None if value is None or not run.complete
+                       else value >= goal.threshold)
+                rows.append({"target": run.name, "goal": goal.describe(words),
+                             "against": against if goal.kind == "ratio" else None,
+                             "measured": shown, "value": value, "met": met})
     return rows
 
 
@@ -153,29 +172,50 @@ def _verdict(met: Optional[bool]) -> str:
 
 HEADER = ["target", "runs", "seconds", "execs/s", "vs baseline"]
 PER_INPUT_HEADER = ["us/input", "cost vs baseline"]
+INSTRUMENTED_HEADER = ["vs instrumented"]
+INSTRUMENTED_PER_INPUT_HEADER = ["cost vs instrumented"]
+
+
+def baselines_of(runs: list[BenchRun]) -> tuple[Optional[BenchRun], Optional[BenchRun]]:
+    """The runs of baseline_libprotobuf and of the instrumented baseline
+    (None for one that did not run)."""
+    by_name = {r.name: r for r in runs if r.baseline}
+    return by_name.get(BASELINE), by_name.get(INSTRUMENTED)
 
 
 def header(runs: list[BenchRun]) -> list[str]:
-    """The table's columns: the per-input ones when some run has them."""
+    """The table's columns: the instrumented baseline's when it ran, the
+    per-input ones when some run has them."""
+    with_instrumented = baselines_of(runs)[1] is not None
+    out = HEADER + (INSTRUMENTED_HEADER if with_instrumented else [])
     if any(r.us_per_input is not None for r in runs):
-        return HEADER + PER_INPUT_HEADER
-    return HEADER
+        out += PER_INPUT_HEADER + (INSTRUMENTED_PER_INPUT_HEADER
+                                   if with_instrumented else [])
+    return out
+
+
+def _cost(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value:,.1f}x"
 
 
 def table_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[list[str]]:
-    """The table's cells: the baseline first, then each target."""
+    """The table's cells: the baselines first, then each target."""
     rows = []
-    per_input = len(header(runs)) > len(HEADER)
+    instrumented = baselines_of(runs)[1]
+    head = header(runs)
+    per_input = PER_INPUT_HEADER[0] in head
     for run in sorted(runs, key=lambda r: not r.baseline):
         name = f"{run.name} (libprotobuf only)" if run.baseline else run.name
         if run.note:
             name += " *"
         row = [name, _figure(run.runs), f"{run.seconds:.1f}",
                _figure(run.execs_per_sec), format_ratio(ratio_of(run, baseline))]
+        if instrumented is not None:
+            row.append(format_ratio(ratio_of(run, instrumented)))
         if per_input:
-            cost = cost_of(run, baseline)
-            row += [_figure(run.us_per_input, 1),
-                    "-" if cost is None else f"{cost:,.1f}x"]
+            row += [_figure(run.us_per_input, 1), _cost(cost_of(run, baseline))]
+            if instrumented is not None:
+                row.append(_cost(cost_of(run, instrumented)))
         rows.append(row)
     return rows
 
@@ -192,7 +232,7 @@ def text_report(runs: list[BenchRun], baseline: Optional[BenchRun]) -> str:
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines += [f"* {r.name}: {r.note}" for r in runs if r.note]
-    goals = goal_rows(runs, baseline)
+    goals = goal_rows(runs, baseline, baselines_of(runs)[1])
     if goals:
         lines += ["", "goals (issue 12):"]
         tw = max(len(g["target"]) for g in goals)
@@ -207,7 +247,7 @@ def text_report(runs: list[BenchRun], baseline: Optional[BenchRun]) -> str:
 def markdown_report(summary: dict[str, Any]) -> str:
     """bench.md: what was run, on what, the table and the goals."""
     runs = [BenchRun(**r) for r in summary["runs"]]
-    baseline = next((r for r in runs if r.baseline), None)
+    baseline, instrumented = baselines_of(runs)
     out = [f"# fairwire fuzz bench {summary['id']}", "",
            f"`{summary['command']}`", "",
            f"Build: `{summary['build']}`. {summary['seconds']} s per target, one "
@@ -222,7 +262,7 @@ def markdown_report(summary: dict[str, Any]) -> str:
     notes = [f"\\* {r.name}: {r.note}" for r in runs if r.note]
     if notes:
         out += [""] + notes
-    goals = goal_rows(runs, baseline)
+    goals = goal_rows(runs, baseline, instrumented)
     if goals:
         out += ["", "## Goals (issue 12)", "", "| target | goal | measured | |",
                 "|---|---|---:|---|"]
@@ -234,8 +274,8 @@ def markdown_report(summary: dict[str, Any]) -> str:
 
 # --- running -----------------------------------------------------------------
 
-def find_baseline(project: Project) -> Optional[Target]:
-    """The baseline's manifest beside the build's target manifests
+def find_baseline(project: Project, name: str = BASELINE) -> Optional[Target]:
+    """A baseline's manifest beside the build's target manifests
     (<build>/fairwire-baselines/), built first for a preset build; None
     when the build has none."""
     if project.prebuilt:
@@ -244,20 +284,55 @@ def find_baseline(project: Project) -> Optional[Target]:
         bdir = project.build_dir("libfuzzer")
         if project.build:
             try:
-                project.build_targets("libfuzzer", [BASELINE])
+                project.build_targets("libfuzzer", [name])
             except RunnerError as e:
-                log(f"no baseline: {e}")
+                log(f"no {name}: {e}")
                 return None
         folders = [bdir / BASELINE_DIR]
     for folder in folders:
-        path = folder / f"{BASELINE}.json"
+        path = folder / f"{name}.json"
         if path.is_file():
             target = read_manifest(path)
             if target.fuzzer and target.fuzzer.is_file():
                 return target
-            log(f"no baseline: {path} names no built binary ({target.fuzzer})")
+            log(f"no {name}: {path} names no built binary ({target.fuzzer})")
             return None
     return None
+
+
+def find_baselines(project: Project) -> list[Target]:
+    """baseline_libprotobuf, then the instrumented baseline, each when the
+    build has it; says what is missing and how to get it."""
+    found = []
+    base = find_baseline(project)
+    if base is None:
+        log(f"no {BASELINE_DIR}/{BASELINE}.json beside the build's targets: "
+            f"measuring without the libprotobuf-only baseline (ratios unknown)")
+    else:
+        found.append(base)
+    # A build without libprotobuf's source has no such CMake target: do not
+    # ask ninja for it.
+    if project.prebuilt or _has_instrumented_baseline(project):
+        instrumented = find_baseline(project, INSTRUMENTED)
+    else:
+        instrumented = None
+    if instrumented is None:
+        log(f"no {INSTRUMENTED} (the like-for-like yardstick): it needs Debian's "
+            f"source of libprotobuf (ci/install-deps --protobuf-source, then "
+            f"reconfigure: cmake --preset libfuzzer)")
+    else:
+        found.append(instrumented)
+    return found
+
+
+def _has_instrumented_baseline(project: Project) -> bool:
+    """Whether the preset build, configured now, has the instrumented
+    baseline (CMake writes its manifest when it found libprotobuf's source)."""
+    try:
+        bdir = project.configure("libfuzzer")
+    except RunnerError:
+        return False
+    return (bdir / BASELINE_DIR / f"{INSTRUMENTED}.json").is_file()
 
 
 def _passes(target: Target, path: Path) -> bool:
@@ -419,12 +494,9 @@ def run_bench(project: Project, args: Any) -> int:
     per_input = getattr(args, "per_input", 0)
     if per_input < 0:
         raise RunnerError("--per-input R needs a count of 1 or more")
-    names = [n for n in args.targets if n != BASELINE]
+    names = [n for n in args.targets if n not in BASELINES]
     targets = project.select("libfuzzer", names, want_fuzzer=True)
-    baseline = find_baseline(project)
-    if baseline is None:
-        log(f"no {BASELINE_DIR}/{BASELINE}.json beside the build's targets: "
-            f"measuring without the libprotobuf-only baseline (ratios unknown)")
+    baselines = find_baselines(project)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     root = Path(args.out or default_output("bench-fuzz")).resolve()
     folder = root / stamp
@@ -434,7 +506,7 @@ def run_bench(project: Project, args: Any) -> int:
         folder = root / f"{stamp}-{n}"
     folder.mkdir(parents=True)
     log(f"bench folder: {rel(folder)}")
-    plan = ([(baseline, True)] if baseline else []) + [(t, False) for t in targets]
+    plan = [(b, True) for b in baselines] + [(t, False) for t in targets]
     signal.signal(signal.SIGTERM, _terminate)
     load_before = _load()
     runs: list[BenchRun] = []
@@ -464,7 +536,7 @@ def run_bench(project: Project, args: Any) -> int:
             f"{_figure(run.execs_per_sec)} execs/s" + (
                 f", {run.us_per_input:,.1f} us per input" if run.us_per_input else "")
             + (f" ({run.note})" if run.note else ""))
-    base = next((r for r in runs if r.baseline), None)
+    base, instrumented = baselines_of(runs)
     summary = {
         "id": folder.name, "folder": rel(folder),
         "command": " ".join(["fairwire"] + list(getattr(args, "argv", None)
@@ -477,9 +549,11 @@ def run_bench(project: Project, args: Any) -> int:
         "interrupted": interrupted,
         "runs": [asdict(r) for r in runs],
         "ratios": {r.name: ratio_of(r, base) for r in runs},
+        "ratios_instrumented": {r.name: ratio_of(r, instrumented) for r in runs},
         "per_input_runs": per_input,
         "costs": {r.name: cost_of(r, base) for r in runs},
-        "goals": goal_rows(runs, base)}
+        "costs_instrumented": {r.name: cost_of(r, instrumented) for r in runs},
+        "goals": goal_rows(runs, base, instrumented)}
     (folder / "bench.json").write_text(json.dumps(summary, indent=1))
     (folder / "bench.md").write_text(markdown_report(summary))
     print()

@@ -156,10 +156,14 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=textwrap.fill(
             "Fuzzes each target (default: every target of the libFuzzer "
-            "build) and the libprotobuf-only baseline (baseline_libprotobuf, from "
+            "build) and the libprotobuf-only baselines (from "
             "<build>/fairwire-baselines/: wire_decode_diff's inputs parsed, "
             "re-serialised and re-parsed by libprotobuf's generated code, nothing "
-            "else) for a fixed time each, one process at a time, from a copy of its "
+            "else; baseline_libprotobuf with Debian's libprotobuf, not "
+            "instrumented, and baseline_libprotobuf_instrumented with a libprotobuf "
+            "built from Debian's source with the targets' sanitizers and coverage, "
+            "when `ci/install-deps --protobuf-source` has fetched that source) for "
+            "a fixed time each, one process at a time, from a copy of its "
             "shipped corpus (seeds, found/, the regressions that pass; corpus/ is "
             "never written), with libFuzzer -print_final_stats=1, -seed, and the "
             "target's own .options flags and dictionary.", 78, break_on_hyphens=False)
@@ -167,17 +171,17 @@ def parser() -> argparse.ArgumentParser:
             "execs/s = libFuzzer's stat::number_of_executed_units (its final "
             "statistics) divided by the wall time of the run as the runner measures "
             "it, from the process's start to its exit (startup and corpus loading "
-            "included); the ratio is that over the baseline's. Prints a table "
-            "(target, runs, seconds, execs/s, vs baseline) and issue 12's goals (each "
-            "wire_* target >= 0.33x the baseline, poll_schedule >= 20,000 execs/s) as "
-            "met or NOT met, and writes bench.json and bench.md (and each run's log) "
+            "included); the ratio is that over a baseline's. Prints a table "
+            "(target, runs, seconds, execs/s, vs baseline, vs instrumented) and issue "
+            "12's goals (each wire_* target >= 0.33x the baseline, also shown against "
+            "the instrumented one; poll_schedule >= 20,000 execs/s) as met or NOT met, and writes bench.json and bench.md (and each run's log) "
             "into out/bench-fuzz/<timestamp>/ (or --out). Exit status 0 when every "
             "run completed (goals met or not), 1 when one did not, 130 when "
             "interrupted. The machine should be otherwise idle: the figures are "
             "only comparable within one run.", 78, break_on_hyphens=False))
     _common(p)
     p.add_argument("targets", nargs="*", help="target names (default: every "
-                   "target of the libFuzzer build); the baseline always runs")
+                   "target of the libFuzzer build); the baselines always run")
     p.add_argument("--time", type=int, default=30,
                    help="seconds per target (default 30)")
     p.add_argument("--seed", type=int, default=1,

@@ -95,6 +95,37 @@ class Table(unittest.TestCase):
         self.assertIn("wire_decode_diff *", text)
         self.assertIn("* wire_decode_diff: stopped after 2.0 s", text)
 
+    def test_the_instrumented_baseline_gets_its_own_columns_and_goal_rows(self) -> None:
+        # This machine's bench at 8b12042 and the first run of the
+        # instrumented baseline (23,271 execs/s), with per-input times.
+        runs = [run("baseline_libprotobuf", 80979, baseline=True),
+                run("baseline_libprotobuf_instrumented", 23271, baseline=True),
+                run("wire_decode_diff", 5192), run("poll_schedule", 2459)]
+        for r, us in zip(runs, (24.3, 29.0, 51.8, 196.0)):
+            r.us_per_input = us
+        text = text_report(runs, runs[0])
+        lines = [line.split() for line in text.splitlines()]
+        self.assertEqual(lines[0], ["target", "runs", "seconds", "execs/s", "vs",
+                                    "baseline", "vs", "instrumented", "us/input",
+                                    "cost", "vs", "baseline", "cost", "vs",
+                                    "instrumented"])
+        self.assertEqual(lines[2][-7:], ["30.0", "80,979", "1x", "3.48x", "24.3",
+                                         "1.0x", "0.8x"])
+        self.assertEqual(lines[3][-7:], ["30.0", "23,271", "0.29x", "1x", "29.0",
+                                         "1.2x", "1.0x"])
+        self.assertEqual(lines[4], ["wire_decode_diff", "155,760", "30.0", "5,192",
+                                    "0.064x", "0.22x", "51.8", "2.1x", "1.8x"])
+        goals = [(g["target"], g["goal"], g["against"], g["measured"], g["met"])
+                 for g in goal_rows(runs, runs[0], runs[1])]
+        self.assertEqual(goals, [
+            ("wire_decode_diff", ">= 0.33x the baseline", "baseline_libprotobuf",
+             "0.064x", False),
+            ("wire_decode_diff", ">= 0.33x the instrumented baseline",
+             "baseline_libprotobuf_instrumented", "0.22x", False),
+            ("poll_schedule", ">= 20,000 execs/s", None, "2,459", False)])
+        self.assertIn(["wire_decode_diff", ">=", "0.33x", "the", "instrumented",
+                       "baseline", "0.22x", "NOT", "met"], lines)
+
     def test_markdown(self) -> None:
         summary = {"id": "x", "command": "fairwire fuzz bench --time 30",
                    "build": "out/build/libfuzzer", "seconds": 30, "cpus": 2,
@@ -177,7 +208,8 @@ class Runs(unittest.TestCase):
 
     def bench(self, *extra: str) -> tuple[int, str, dict]:
         out = io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        self.err = io.StringIO()  # the runner's log
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(self.err):
             status = cli.main(["fuzz", "bench", "--time", "1", "--build-dir",
                                str(self.build), "--out", str(self.tmp / "bench"), *extra])
         folders = list((self.tmp / "bench").iterdir())
@@ -202,6 +234,36 @@ class Runs(unittest.TestCase):
         self.assertEqual(summary["goals"][0]["target"], "wire_x")
         self.assertIn("wire_x", out)
         self.assertIn("goals (issue 12):", out)
+
+    def test_both_baselines_run_first_and_each_target_gets_both_ratios(self) -> None:
+        self.fake_target("wire_x", 50670)
+        self.fake_target("baseline_libprotobuf", 1386480, baseline=True)
+        self.fake_target("baseline_libprotobuf_instrumented", 462160, baseline=True)
+        status, out, summary = self.bench()
+        self.assertEqual(status, 0, out)
+        self.assertEqual([r["name"] for r in summary["runs"]],
+                         ["baseline_libprotobuf", "baseline_libprotobuf_instrumented",
+                          "wire_x"])
+        base, inst, wire = summary["runs"]
+        self.assertAlmostEqual(summary["ratios_instrumented"]["wire_x"],
+                               wire["execs_per_sec"] / inst["execs_per_sec"])
+        self.assertAlmostEqual(summary["ratios"]["wire_x"],
+                               wire["execs_per_sec"] / base["execs_per_sec"])
+        self.assertEqual([g["against"] for g in summary["goals"]],
+                         ["baseline_libprotobuf", "baseline_libprotobuf_instrumented"])
+        self.assertIn("vs instrumented", out)
+        self.assertIn(">= 0.33x the instrumented baseline", out)
+
+    def test_without_the_instrumented_baseline_it_says_how_to_get_it(self) -> None:
+        self.fake_target("wire_x", 50670)
+        self.fake_target("baseline_libprotobuf", 1386480, baseline=True)
+        status, out, summary = self.bench()
+        self.assertEqual(status, 0, out)
+        self.assertEqual([r["name"] for r in summary["runs"]],
+                         ["baseline_libprotobuf", "wire_x"])
+        self.assertIsNone(summary["ratios_instrumented"]["wire_x"])
+        self.assertNotIn("vs instrumented", out)
+        self.assertIn("ci/install-deps --protobuf-source", self.err.getvalue())
 
     def test_the_command_line_and_a_copy_of_the_corpus(self) -> None:
         self.fake_target("wire_x", 50670)
