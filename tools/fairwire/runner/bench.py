@@ -12,9 +12,9 @@ a fixed time, one process at a time, from a copy of its shipped corpus
 execs/s is libFuzzer's stat::number_of_executed_units over the run's wall
 time as the runner measures it (from the process's start to its exit).
 Printed as a table with each target's ratio to each baseline and the goals
-of issue 12 (judged against baseline_libprotobuf, the issue's yardstick, and
-shown against the instrumented one beside it), and written as bench.json and bench.md into the bench folder
-(out/bench-fuzz/<time>/)."""
+of issue 12 (against baseline_libprotobuf, the issue's yardstick, and
+against the instrumented one beside it), and written as bench.json and
+bench.md into the bench folder (out/bench-fuzz/<time>/)."""
 from __future__ import annotations
 
 import json
@@ -137,31 +137,28 @@ def cost_of(run: BenchRun, baseline: Optional[BenchRun]) -> Optional[float]:
 def goal_rows(runs: list[BenchRun], baseline: Optional[BenchRun],
               instrumented: Optional[BenchRun] = None) -> list[dict[str, Any]]:
     """One row per goal and target it applies to: the goal, the measured
-    figure and whether it is met (None: not known). With an instrumented
-    baseline, each ratio goal is also shown against it (its row's
-    "against" is that baseline's name)."""
+    figure and whether it is met (None: not known). A ratio goal has a row
+    against the baseline and, when it ran, one against the instrumented
+    baseline (each row's "against" names its yardstick)."""
+    yardsticks = [(BASELINE, "the baseline", baseline)]
+    if instrumented is not None:
+        yardsticks.append((INSTRUMENTED, "the instrumented baseline", instrumented))
     rows = []
     for goal in GOALS:
         for run in runs:
             if run.baseline or not goal.applies(run.name):
                 continue
-            yardsticks = [(BASELINE, "the baseline", baseline)]
-            if goal.kind == "ratio" and instrumented is not None:
-                yardsticks.append((INSTRUMENTED, "the instrumented baseline",
-                                   instrumented))
-            for against, words, base in (yardsticks if goal.kind == "ratio"
-                                         else yardsticks[:1]):
-                if goal.kind == "ratio":
-                    value = ratio_of(run, base)
-                    shown = format_ratio(value)
-                else:
-                    value = run.execs_per_sec
-                    shown = _figure(value)
+            if goal.kind == "ratio":
+                measured = [(against, goal.describe(words), ratio_of(run, base))
+                            for against, words, base in yardsticks]
+            else:
+                measured = [(None, goal.describe(), run.execs_per_sec)]
+            for against, words, value in measured:
+                shown = format_ratio(value) if goal.kind == "ratio" else _figure(value)
                 # Only a run that completed its time says whether a goal is met.
                 met = (None if value is None or not run.complete
                        else value >= goal.threshold)
-                rows.append({"target": run.name, "goal": goal.describe(words),
-                             "against": against if goal.kind == "ratio" else None,
+                rows.append({"target": run.name, "goal": words, "against": against,
                              "measured": shown, "value": value, "met": met})
     return rows
 
