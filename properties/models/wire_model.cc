@@ -73,9 +73,19 @@ bool ValidUtf8(std::span<const std::uint8_t> s) {
 
 Message EmptyMessage(const Schema& schema, int type) {
   Message m;
-  m.type = type;
-  m.fields.resize(schema.messages[type].fields.size());
+  Clear(schema, type, m);
   return m;
+}
+
+void Clear(const Schema& schema, int type, Message& message) {
+  message.type = type;
+  message.fields.resize(schema.messages[type].fields.size());
+  for (FieldValues& values : message.fields) {
+    values.scalars.clear();
+    values.strings.clear();
+    values.messages.clear();
+  }
+  message.unknown.clear();
 }
 
 namespace {
@@ -504,7 +514,7 @@ void SerializeUnknown(const UnknownRecord& u, std::string& out) {
 
 Status Decode(const Schema& schema, int type,
               std::span<const std::uint8_t> input, Message& out) {
-  out = EmptyMessage(schema, type);
+  Clear(schema, type, out);
   Decoder d{schema, {}};
   Reader r{input.data(), 0, input.size()};
   d.ReadMessage(r, 0, out);

@@ -228,9 +228,9 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
     c.payload.assign(payload.begin(), payload.end());
     return c;
   }
+  model::Message one;  // one decode's scratch, its storage reused
   for (const records::RawRecord& r : recs) {
     const ByteSpan rec = payload.subspan(r.begin, r.end - r.begin);
-    model::Message one;
     if (model::Decode(schema, 0, rec, one).ok) {
       c.payload.insert(c.payload.end(), rec.begin(), rec.end());
     }

@@ -98,7 +98,8 @@ Verdict DecodeWithLibprotobuf(const pb::Message& prototype, ByteSpan input) {
 }
 
 Verdict DecodeWithModel(const model::Schema& schema, ByteSpan input) {
-  model::Message m;
+  // Kept per thread: each decode reuses its storage (model::Clear).
+  thread_local model::Message m;
   const model::Status st = model::Decode(schema, 0, input, m);
   Verdict out;
   out.ok = st.ok;
@@ -227,7 +228,7 @@ std::optional<std::string> Compare(std::string_view a_name, const Verdict& a,
 
 std::string TruncateEnumUnknowns(const model::Schema& schema,
                                  const std::string& canonical) {
-  model::Message m;
+  thread_local model::Message m;  // as in DecodeWithModel
   const auto* data = reinterpret_cast<const std::uint8_t*>(canonical.data());
   if (!model::Decode(schema, 0, ByteSpan(data, canonical.size()), m).ok) {
     return canonical;
