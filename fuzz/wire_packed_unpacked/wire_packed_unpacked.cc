@@ -29,7 +29,9 @@ WireCase CaseOf(ByteSpan input) {
 }
 
 std::optional<std::string> Check(ByteSpan input) {
-  const WireCase c = CaseOf(input);
+  // Kept per thread: each input is decoded into the storage of the last.
+  thread_local WireCase c;
+  wire::scenario::DecodeCase(wire::oracle::CaseSchemas(), input, c);
   return wire::oracle::AtKernelChoice(
       input, [&] { return wire::oracle::CheckCaseVariant(c); });
 }

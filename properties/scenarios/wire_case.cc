@@ -209,6 +209,12 @@ const std::vector<Variant>& AllVariants() {
 
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
   WireCase c;
+  DecodeCase(schemas, input, c);
+  return c;
+}
+
+void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
+                WireCase& c) {
   c.root = input.empty() ? 0 : (input[0] & 1);
   c.variant =
       input.empty() ? 0 : ((input[0] >> 1) & 0x1Fu) % AllVariants().size();
@@ -226,9 +232,10 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
   if (consumed == payload.size() &&
       model::Decode(schema, 0, payload, c.message).ok) {
     c.payload.assign(payload.begin(), payload.end());
-    return c;
+    return;
   }
-  model::Message one;  // one decode's scratch, its storage reused
+  c.payload.clear();
+  thread_local model::Message one;  // one record's decode; storage reused
   for (const records::RawRecord& r : recs) {
     const ByteSpan rec = payload.subspan(r.begin, r.end - r.begin);
     if (model::Decode(schema, 0, rec, one).ok) {
@@ -237,9 +244,8 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
   }
   if (!model::Decode(schema, 0, c.payload, c.message).ok) {
     c.payload.clear();
-    c.message = model::EmptyMessage(schema, 0);
+    model::Clear(schema, 0, c.message);
   }
-  return c;
 }
 
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c) {

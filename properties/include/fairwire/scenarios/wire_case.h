@@ -67,6 +67,10 @@ inline constexpr std::size_t kMaxCasePayload = 8192;
 // (its first kMaxCasePayload bytes) that the model accepts on their own, and
 // the message is the model's decode of them.
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input);
+// The same into `out`, keeping the memory its message and payload hold (a
+// fuzz target decodes every input into one case; model::Clear).
+void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
+                WireCase& out);
 
 // Byte 0 (root and variant) and the message's canonical encoding.
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c);
