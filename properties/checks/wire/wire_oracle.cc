@@ -98,7 +98,9 @@ Verdict DecodeWithLibprotobuf(const pb::Message& prototype, ByteSpan input) {
 }
 
 Verdict DecodeWithModel(const model::Schema& schema, ByteSpan input) {
-  // Kept per thread: each decode reuses its storage (model::Clear).
+  // Kept per thread, its vectors' memory reused (model::Clear), and cleared
+  // before returning: what a call allocates beyond that memory it frees, so
+  // libFuzzer does not re-run inputs for seeming leaks.
   thread_local model::Message m;
   const model::Status st = model::Decode(schema, 0, input, m);
   Verdict out;
@@ -108,6 +110,7 @@ Verdict DecodeWithModel(const model::Schema& schema, ByteSpan input) {
   } else {
     out.reason = st.reason + " at byte " + std::to_string(st.offset);
   }
+  model::Clear(schema, 0, m);
   return out;
 }
 
@@ -230,11 +233,12 @@ std::string TruncateEnumUnknowns(const model::Schema& schema,
                                  const std::string& canonical) {
   thread_local model::Message m;  // as in DecodeWithModel
   const auto* data = reinterpret_cast<const std::uint8_t*>(canonical.data());
-  if (!model::Decode(schema, 0, ByteSpan(data, canonical.size()), m).ok) {
-    return canonical;
-  }
-  model::TruncateClosedEnumUnknowns(schema, m);
-  return model::Serialize(schema, m);
+  const bool decoded =
+      model::Decode(schema, 0, ByteSpan(data, canonical.size()), m).ok;
+  if (decoded) model::TruncateClosedEnumUnknowns(schema, m);
+  std::string out = decoded ? model::Serialize(schema, m) : canonical;
+  model::Clear(schema, 0, m);
+  return out;
 }
 
 Verdicts DecodeWithEach(const Subject& subject, ByteSpan input) {
