@@ -9,8 +9,14 @@ Debian's source with the targets' own instrumentation), is fuzzed alone for
 a fixed time, one process at a time, from a copy of its shipped corpus
 (seeds, found/ and the regressions that pass now), with libFuzzer
 -print_final_stats=1 and the target's own .options flags and dictionary.
-execs/s is libFuzzer's stat::number_of_executed_units over the run's wall
-time as the runner measures it (from the process's start to its exit).
+execs/s is the inputs the target ran over the run's wall time as the runner
+measures it (from the process's start to its exit). The inputs are the calls
+of its entry point less those that repeated the input just before, as the
+entry point counts them (FAIRWIRE_INPUT_COUNT, fuzz/driver/entry.cc):
+libFuzzer runs an input twice when its first run allocated more than it
+freed, and stat::number_of_executed_units counts both runs (shown beside as
+runs and re-runs). A binary whose entry point keeps no count is measured by
+stat::number_of_executed_units, with a note.
 Printed as a table with each target's ratio to each baseline and the goals
 of issue 12 (against baseline_libprotobuf, the issue's yardstick, and
 against the instrumented one beside it), and written as bench.json and
@@ -81,11 +87,17 @@ class BenchRun:
     inputs: int  # corpus files it started from
     seconds: float = 0.0  # wall time, the process's start to its exit
     runs: Optional[int] = None  # stat::number_of_executed_units
-    execs_per_sec: Optional[float] = None  # runs / seconds
+    # (runs - repeats) / seconds, or runs / seconds without the entry
+    # point's count
+    execs_per_sec: Optional[float] = None
     libfuzzer_execs_per_sec: Optional[int] = None  # stat::average_exec_per_sec
     exit_status: Optional[int] = None
     left_out: list[str] = field(default_factory=list)  # inputs failing now
     note: str = ""
+    # The entry point's count (FAIRWIRE_INPUT_COUNT): its calls, and how many
+    # repeated the input just before (libFuzzer's leak re-runs).
+    calls: Optional[int] = None
+    repeats: Optional[int] = None
     # --per-input: microseconds of one execution of one of the corpus inputs
     # it started from (their replay, no fuzzing), startup cancelled out.
     us_per_input: Optional[float] = None
@@ -167,7 +179,7 @@ def _verdict(met: Optional[bool]) -> str:
     return "unknown" if met is None else ("met" if met else "NOT met")
 
 
-HEADER = ["target", "runs", "seconds", "execs/s", "vs baseline"]
+HEADER = ["target", "runs", "re-runs", "seconds", "execs/s", "vs baseline"]
 PER_INPUT_HEADER = ["us/input", "cost vs baseline"]
 INSTRUMENTED_HEADER = ["vs instrumented"]
 INSTRUMENTED_PER_INPUT_HEADER = ["cost vs instrumented"]
@@ -205,7 +217,7 @@ def table_rows(runs: list[BenchRun], baseline: Optional[BenchRun]) -> list[list[
         name = f"{run.name} (libprotobuf only)" if run.baseline else run.name
         if run.note:
             name += " *"
-        row = [name, _figure(run.runs), f"{run.seconds:.1f}",
+        row = [name, _figure(run.runs), _figure(run.repeats), f"{run.seconds:.1f}",
                _figure(run.execs_per_sec), format_ratio(ratio_of(run, baseline))]
         if instrumented is not None:
             row.append(format_ratio(ratio_of(run, instrumented)))
@@ -249,7 +261,7 @@ def markdown_report(summary: dict[str, Any]) -> str:
            f"`{summary['command']}`", "",
            f"Build: `{summary['build']}`. {summary['seconds']} s per target, one "
            f"process at a time, libFuzzer -print_final_stats=1 from a copy of each "
-           f"corpus; execs/s = stat::number_of_executed_units / the run's wall time. "
+           f"corpus; execs/s = {summary.get('execs_per_sec_is', EXECS_PER_SEC_IS)}. "
            f"Machine: {summary['cpus']} CPUs, load average {summary['load_before']} "
            f"before and {summary['load_after']} after.", "",
            "| " + " | ".join(header(runs)) + " |",
@@ -379,6 +391,24 @@ def copy_corpus(project: Project, target: Target, dest: Path) -> tuple[int, list
     return len(list(dest.iterdir())), sorted(rel(f) for f in failing)
 
 
+# What execs/s is, in bench.json and bench.md.
+EXECS_PER_SEC_IS = ("inputs run / the run's wall time, where inputs run = the "
+                    "entry point's calls less its re-runs (a call repeating the "
+                    "input just before: libFuzzer's leak checks)")
+INPUT_COUNT = "input-count"  # the entry point's count, in the run's folder
+
+
+def read_input_count(path: Path) -> tuple[Optional[int], Optional[int]]:
+    """(calls, repeats) from the file the entry point writes at exit
+    (fuzz/driver/entry.cc), or (None, None) when it wrote none."""
+    try:
+        fields = dict(line.split() for line in path.read_text().splitlines()
+                      if len(line.split()) == 2)
+        return int(fields["calls"]), int(fields["repeats"])
+    except (OSError, KeyError, ValueError):
+        return None, None
+
+
 def bench_command(project: Project, target: Target, seconds: int, work: Path,
                   seed: int) -> list[str]:
     """The libFuzzer command line of one measured run."""
@@ -404,8 +434,9 @@ def measure(project: Project, target: Target, seconds: int, work: Path, seed: in
     run = BenchRun(target.name, baseline, cmd, rel(log_path), inputs, left_out=left_out)
     with open(log_path, "wb") as out:
         started = time.monotonic()
+        env = dict(os.environ, FAIRWIRE_INPUT_COUNT=str(work / INPUT_COUNT))
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, cwd=work,
+                                stdin=subprocess.DEVNULL, cwd=work, env=env,
                                 start_new_session=True)
         try:
             run.exit_status = proc.wait(timeout=seconds + 60)
@@ -425,8 +456,15 @@ def measure(project: Project, target: Target, seconds: int, work: Path, seed: in
         lines = [s for s in map(parse_status_line, text.splitlines()) if s]
         run.runs = lines[-1].runs if lines else None
         run.note = run.note or "no final statistics (see its log)"
-    if run.runs is not None and run.seconds > 0:
+    run.calls, run.repeats = read_input_count(work / INPUT_COUNT)
+    if run.seconds > 0 and run.calls is not None and run.repeats is not None:
+        run.execs_per_sec = (run.calls - run.repeats) / run.seconds
+    elif run.runs is not None and run.seconds > 0:
         run.execs_per_sec = run.runs / run.seconds
+        if run.exit_status == 0:
+            run.note = run.note or (
+                "its entry point kept no input count (FAIRWIRE_INPUT_COUNT): "
+                "execs/s counts libFuzzer's leak re-runs too")
     if run.exit_status != 0 and not run.note:
         found = sorted(p.name for p in (work / "artifacts").iterdir())
         run.note = (f"stopped after {run.seconds:.1f} s with exit status "
@@ -529,7 +567,8 @@ def run_bench(project: Project, args: Any) -> int:
             except RunnerError as e:
                 run.note = ((run.note + "; ") if run.note else "") + str(e)
         runs.append(run)
-        log(f"{target.name}: {_figure(run.runs)} runs in {run.seconds:.1f} s: "
+        log(f"{target.name}: {_figure(run.runs)} runs ({_figure(run.repeats)} "
+            f"re-runs) in {run.seconds:.1f} s: "
             f"{_figure(run.execs_per_sec)} execs/s" + (
                 f", {run.us_per_input:,.1f} us per input" if run.us_per_input else "")
             + (f" ({run.note})" if run.note else ""))
@@ -542,7 +581,7 @@ def run_bench(project: Project, args: Any) -> int:
         else rel(project.build_dir("libfuzzer")),
         "seconds": args.time, "seed": args.seed, "cpus": os.cpu_count(),
         "load_before": load_before, "load_after": _load(),
-        "execs_per_sec_is": "stat::number_of_executed_units / wall seconds",
+        "execs_per_sec_is": EXECS_PER_SEC_IS,
         "interrupted": interrupted,
         "runs": [asdict(r) for r in runs],
         "ratios": {r.name: ratio_of(r, base) for r in runs},

@@ -35,9 +35,12 @@ stat::peak_rss_mb:              395
 """
 
 
-def run(name: str, eps: float, baseline: bool = False, note: str = "") -> BenchRun:
-    return BenchRun(name, baseline, [], "log", 10, seconds=30.0,
-                    runs=int(eps * 30), execs_per_sec=eps, exit_status=0, note=note)
+def run(name: str, eps: float, baseline: bool = False, note: str = "",
+        repeats: int = 0) -> BenchRun:
+    runs = int(eps * 30) + repeats
+    return BenchRun(name, baseline, [], "log", 10, seconds=30.0, runs=runs,
+                    execs_per_sec=eps, exit_status=0, note=note, calls=runs,
+                    repeats=repeats)
 
 
 # Issue 12's measurement.
@@ -55,11 +58,12 @@ class Table(unittest.TestCase):
     def test_issue_12s_figures(self) -> None:
         text = text_report(ISSUE_12, ISSUE_12[0])
         lines = text.splitlines()
-        self.assertEqual(lines[0].split(), ["target", "runs", "seconds", "execs/s",
-                                            "vs", "baseline"])
+        self.assertEqual(lines[0].split(), ["target", "runs", "re-runs", "seconds",
+                                            "execs/s", "vs", "baseline"])
         self.assertEqual(lines[2].split(), ["baseline_libprotobuf", "(libprotobuf",
-                                            "only)", "1,386,480", "30.0", "46,216", "1x"])
-        self.assertEqual(lines[3].split(), ["wire_decode_diff", "50,670", "30.0",
+                                            "only)", "1,386,480", "0", "30.0", "46,216",
+                                            "1x"])
+        self.assertEqual(lines[3].split(), ["wire_decode_diff", "50,670", "0", "30.0",
                                             "1,689", "0.037x"])
         self.assertEqual(lines[6].split()[-2:], ["368", "0.0080x"])
         goals = {(g["target"], g["goal"]): (g["measured"], g["met"])
@@ -105,7 +109,8 @@ class Table(unittest.TestCase):
             r.us_per_input = us
         text = text_report(runs, runs[0])
         lines = [line.split() for line in text.splitlines()]
-        self.assertEqual(lines[0], ["target", "runs", "seconds", "execs/s", "vs",
+        self.assertEqual(lines[0], ["target", "runs", "re-runs", "seconds",
+                                    "execs/s", "vs",
                                     "baseline", "vs", "instrumented", "us/input",
                                     "cost", "vs", "baseline", "cost", "vs",
                                     "instrumented"])
@@ -113,7 +118,7 @@ class Table(unittest.TestCase):
                                          "1.0x", "0.8x"])
         self.assertEqual(lines[3][-7:], ["30.0", "23,271", "0.29x", "1x", "29.0",
                                          "1.2x", "1.0x"])
-        self.assertEqual(lines[4], ["wire_decode_diff", "155,760", "30.0", "5,192",
+        self.assertEqual(lines[4], ["wire_decode_diff", "155,760", "0", "30.0", "5,192",
                                     "0.064x", "0.22x", "51.8", "2.1x", "1.8x"])
         goals = [(g["target"], g["goal"], g["against"], g["measured"], g["met"])
                  for g in goal_rows(runs, runs[0], runs[1])]
@@ -132,7 +137,7 @@ class Table(unittest.TestCase):
                    "load_before": "0.1", "load_after": "2.0",
                    "runs": [vars(r) for r in ISSUE_12]}
         md = markdown_report(summary)
-        self.assertIn("| wire_decode_diff | 50,670 | 30.0 | 1,689 | 0.037x |", md)
+        self.assertIn("| wire_decode_diff | 50,670 | 0 | 30.0 | 1,689 | 0.037x |", md)
         self.assertIn("| poll_schedule | >= 20,000 execs/s | 368 | NOT met |", md)
         self.assertIn("`fairwire fuzz bench --time 30`", md)
 
@@ -146,8 +151,13 @@ def _script(path: Path, body: str) -> Path:
 
 # A fake libFuzzer: notes its command line, adds an input to the corpus
 # folder it was given (its last argument) as libFuzzer does, prints
-# recorded final statistics with RUNS runs, and exits with STATUS.
+# recorded final statistics with RUNS runs, writes the entry point's count
+# (REPEATS of them re-runs) when FAIRWIRE_INPUT_COUNT names a file, and exits
+# with STATUS.
 FAKE = """echo "$@" >> "{ran}"
+if [ -n "$FAIRWIRE_INPUT_COUNT" ] && [ {repeats} -ge 0 ]; then
+  printf 'calls {runs}\\nrepeats {repeats}\\n' > "$FAIRWIRE_INPUT_COUNT"
+fi
 for a in "$@"; do last="$a"; done
 echo new > "$last/found-by-fuzzing"
 sed "s/50670/{runs}/" "{output}"
@@ -180,10 +190,13 @@ class Runs(unittest.TestCase):
         raise AssertionError(f"the runner tried to build: {args}")
 
     def fake_target(self, name: str, runs: int, status: int = 0,
-                    baseline: bool = False, replay_crashes: bool = False) -> None:
+                    baseline: bool = False, replay_crashes: bool = False,
+                    repeats: int = 0) -> None:
+        """repeats -1: an entry point that keeps no input count."""
         ran = self.build / "ran"
         fuzzer = _script(self.build / name / name, FAKE.format(
-            ran=ran, runs=runs, output=self.tmp / "output.txt", status=status))
+            ran=ran, runs=runs, output=self.tmp / "output.txt", status=status,
+            repeats=repeats))
         # The replay driver: over a folder it reports each failing file (or,
         # replay_crashes, dies as on a sanitizer report); over one file, its
         # exit status.
@@ -234,6 +247,30 @@ class Runs(unittest.TestCase):
         self.assertEqual(summary["goals"][0]["target"], "wire_x")
         self.assertIn("wire_x", out)
         self.assertIn("goals (issue 12):", out)
+
+    def test_execs_per_sec_counts_inputs_not_leak_re_runs(self) -> None:
+        self.fake_target("wire_x", 50670, repeats=5670)
+        self.fake_target("baseline_libprotobuf", 1386480, baseline=True)
+        status, out, summary = self.bench()
+        self.assertEqual(status, 0, out)
+        base, wire = summary["runs"]
+        self.assertEqual((wire["runs"], wire["calls"], wire["repeats"]),
+                         (50670, 50670, 5670))
+        self.assertAlmostEqual(wire["execs_per_sec"], 45000 / wire["seconds"])
+        self.assertAlmostEqual(summary["ratios"]["wire_x"],
+                               wire["execs_per_sec"] / base["execs_per_sec"])
+        self.assertIn("5,670", out)
+        self.assertNotIn("input count", wire["note"])
+        self.assertIn("re-runs", summary["execs_per_sec_is"])
+
+    def test_without_the_entry_points_count_it_says_so(self) -> None:
+        self.fake_target("wire_x", 50670, repeats=-1)
+        status, out, summary = self.bench()
+        self.assertEqual(status, 0, out)
+        wire = summary["runs"][0]
+        self.assertIsNone(wire["repeats"])
+        self.assertAlmostEqual(wire["execs_per_sec"], 50670 / wire["seconds"])
+        self.assertIn("kept no input count", wire["note"])
 
     def test_both_baselines_run_first_and_each_target_gets_both_ratios(self) -> None:
         self.fake_target("wire_x", 50670)
