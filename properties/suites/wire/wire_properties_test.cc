@@ -81,6 +81,26 @@ std::string ValidEncoding(const oracle::Subject& subject) {
   return scenario::EncodeVariant(subject.model, m, variant);
 }
 
+// A valid encoding of `subject`'s root, corrupted, or with arbitrary bytes
+// spliced in, tagged with which.
+std::string AnyEncoding(const oracle::Subject& subject) {
+  std::string bytes = ValidEncoding(subject);
+  switch (*rc::gen::inRange(0, 3)) {
+    case 1:
+      RC_TAG("corrupted");
+      return gen::Corrupt(bytes);
+    case 2: {
+      RC_TAG("bytes spliced in");
+      const auto at = *rc::gen::inRange<std::size_t>(0, bytes.size() + 1);
+      bytes.insert(
+          at, *rc::gen::container<std::string>(rc::gen::arbitrary<char>()));
+      return bytes;
+    }
+    default:
+      return bytes;
+  }
+}
+
 // DecodeCase's payload by its definition: the whole records of the input
 // after byte 0 (cut to kMaxCasePayload) that the model accepts on their own.
 fairwire::Bytes RecordsAcceptedAlone(const model::Schema& schema,
@@ -114,24 +134,23 @@ bool ExpectCaseByDefinition(ByteSpan input) {
   return kept.size() == input.size() - 1;
 }
 
+// A wire_packed_unpacked input: byte 0 names a root (generated) and a
+// variant, then AnyEncoding of that root.
+fairwire::Bytes AnyCaseInput() {
+  const int root = *rc::gen::inRange(0, 2);
+  const std::string body = AnyEncoding(oracle::CaseSubject(root));
+  fairwire::Bytes input{
+      static_cast<std::uint8_t>((*rc::gen::inRange(0, 128) << 1) | root)};
+  input.insert(input.end(), body.begin(), body.end());
+  return input;
+}
+
 // DecodeCase decodes a payload whole when its records cover it and the model
 // accepts it (one decode instead of one per record): the case is the one
 // the definition gives, on valid encodings, corrupted ones, and valid ones
 // with arbitrary bytes spliced in.
 RC_GTEST_PROP(WireCaseDecode, KeepsTheRecordsTheModelAcceptsOnTheirOwn, ()) {
-  const int root = *rc::gen::inRange(0, 2);
-  std::string body = ValidEncoding(oracle::CaseSubject(root));
-  const int shape = *rc::gen::inRange(0, 3);
-  if (shape == 1) body = gen::Corrupt(body);
-  if (shape == 2) {
-    const auto at = *rc::gen::inRange<std::size_t>(0, body.size() + 1);
-    body.insert(at,
-                *rc::gen::container<std::string>(rc::gen::arbitrary<char>()));
-  }
-  fairwire::Bytes input{
-      static_cast<std::uint8_t>((*rc::gen::inRange(0, 128) << 1) | root)};
-  input.insert(input.end(), body.begin(), body.end());
-  const bool whole = ExpectCaseByDefinition(input);
+  const bool whole = ExpectCaseByDefinition(AnyCaseInput());
   RC_CLASSIFY(whole, "every record accepted");
   RC_CLASSIFY(!whole, "some bytes dropped");
 }
@@ -158,6 +177,46 @@ TEST(WireCaseDecode, KeepsEveryRecordOfAValidPayloadAndDropsABadOne) {
 const oracle::Subject& AnyFixedSubject() {
   const int which = *rc::gen::inRange(0, oracle::kFixedCount);
   return oracle::FixedSubject(static_cast<oracle::Fixed>(which));
+}
+
+// The checks decode with the model into storage kept from one input to the
+// next (DecodeWithModel, the fuzz targets' cases; issue 12): model::Decode
+// into a message that holds a value of another schema's type, nested
+// messages and unknown records included, gives the status and the message
+// that a fresh one gets, whether the bytes are accepted or not.
+RC_GTEST_PROP(WireModelReuse,
+              DecodingIntoAUsedMessageEqualsDecodingIntoAFreshOne, ()) {
+  const oracle::Subject& before = AnyFixedSubject();
+  const int type =
+      *rc::gen::inRange<int>(0, static_cast<int>(before.model.messages.size()));
+  model::Message used = *gen::Message(&before.model, type);
+  const oracle::Subject& subject = AnyFixedSubject();
+  const std::string bytes = AnyEncoding(subject);
+  model::Message fresh;
+  const model::Status expected =
+      model::Decode(subject.model, 0, AsBytes(bytes), fresh);
+  const model::Status got =
+      model::Decode(subject.model, 0, AsBytes(bytes), used);
+  RC_CLASSIFY(expected.ok, "accepted");
+  RC_ASSERT(got.ok == expected.ok);
+  RC_ASSERT(got.reason == expected.reason);
+  RC_ASSERT(got.offset == expected.offset);
+  RC_ASSERT(used == fresh);
+}
+
+// The same for scenario::DecodeCase into a case kept from another input (as
+// wire_packed_unpacked's check keeps it), of either root.
+RC_GTEST_PROP(WireModelReuse, DecodingACaseIntoAUsedOneEqualsAFreshDecode, ()) {
+  scenario::WireCase used;
+  scenario::DecodeCase(oracle::CaseSchemas(), AnyCaseInput(), used);
+  const fairwire::Bytes input = AnyCaseInput();
+  const scenario::WireCase fresh =
+      scenario::DecodeCase(oracle::CaseSchemas(), input);
+  scenario::DecodeCase(oracle::CaseSchemas(), input, used);
+  RC_ASSERT(used.root == fresh.root);
+  RC_ASSERT(used.variant == fresh.variant);
+  RC_ASSERT(used.payload == fresh.payload);
+  RC_ASSERT(used.message == fresh.message);
 }
 
 RC_GTEST_PROP(WireProperties,
