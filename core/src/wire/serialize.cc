@@ -91,9 +91,11 @@ void WriteField(const FieldDef& field, const std::vector<T>& values,
   if constexpr (std::is_same_v<T, Message>) {
     (void)schema;
     for (const Message& m : values) {
-      Writer nested;
-      WriteMessage(m, nested);
-      w.WriteLen(field.number, nested.data());
+      // The payload in place, its length inserted before it once known.
+      w.Tag(field.number, WireType::kLen);
+      const std::size_t from = w.size();
+      WriteMessage(m, w);
+      w.InsertLength(from);
     }
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!field.has_presence && IsZero(values[0])) return;

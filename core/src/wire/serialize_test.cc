@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fairwire/wire/decoder.h"
@@ -116,7 +117,7 @@ TEST(SerializeTest, UnknownClosedEnumValueKeepsItsWideFieldNumber) {
   Writer packed;
   packed.WritePacked(kNarrow, FieldKind::kEnum, std::vector<std::int32_t>{7});
   packed.WritePacked(kWidest, FieldKind::kEnum, std::vector<std::int32_t>{300});
-  for (const std::string& input : {unpacked.data(), packed.data()}) {
+  for (const std::string_view input : {unpacked.data(), packed.data()}) {
     Message msg(*schema, m);
     ASSERT_TRUE(Decode(B(input), msg).ok());
     EXPECT_EQ(msg.unknown_fields(), want);

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fairwire/wire/schema.h"
@@ -50,7 +51,7 @@ inline std::vector<std::uint8_t> B(std::initializer_list<int> bytes) {
   for (int b : bytes) out.push_back(static_cast<std::uint8_t>(b));
   return out;
 }
-inline std::vector<std::uint8_t> B(const std::string& s) {
+inline std::vector<std::uint8_t> B(std::string_view s) {
   return std::vector<std::uint8_t>(s.begin(), s.end());
 }
 

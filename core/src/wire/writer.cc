@@ -1,6 +1,7 @@
 #include "fairwire/wire/writer.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace fairwire::wire {
 namespace {
@@ -18,15 +19,53 @@ int VarintWidth(std::uint64_t value, int width, int max_width) {
   return std::max(VarintSize(value), std::min(width, max_width));
 }
 
+// Writes `value` as a varint of exactly `n` bytes at `out`.
+void PutVarint(char* out, std::uint64_t value, int n) {
+  for (int i = 0; i < n - 1; ++i) {
+    out[i] = static_cast<char>((value & 0x7Fu) | 0x80u);
+    value >>= 7;
+  }
+  out[n - 1] = static_cast<char>(value & 0x7Fu);
+}
+
+// Writes the low `n` bytes of `value`, least significant first.
+void PutLittleEndian(char* out, std::uint64_t value, int n) {
+  for (int i = 0; i < n; ++i) {
+    out[i] = static_cast<char>(value & 0xFFu);
+    value >>= 8;
+  }
+}
+
 }  // namespace
+
+char* Writer::Extend(std::size_t n) {
+  if (data_.size() - size_ < n) {
+    data_.resize(std::max(2 * data_.size(), size_ + n + 64));
+  }
+  char* out = data_.data() + size_;
+  size_ += n;
+  return out;
+}
 
 void Writer::Varint(std::uint64_t value, int width) {
   const int n = VarintWidth(value, width, kMaxVarintBytes);
-  for (int i = 0; i < n - 1; ++i) {
-    data_.push_back(static_cast<char>((value & 0x7Fu) | 0x80u));
-    value >>= 7;
-  }
-  data_.push_back(static_cast<char>(value & 0x7Fu));
+  PutVarint(Extend(static_cast<std::size_t>(n)), value, n);
+}
+
+void Writer::Raw(std::string_view bytes) {
+  if (!bytes.empty())
+    std::memcpy(Extend(bytes.size()), bytes.data(), bytes.size());
+}
+
+void Writer::InsertLength(std::size_t from) {
+  const std::size_t length = size_ - from;
+  const int n =
+      VarintWidth(length, std::min(padding_.length_bytes, kMaxLengthBytes),
+                  kMaxVarintBytes);
+  Extend(static_cast<std::size_t>(n));
+  char* at = data_.data() + from;
+  std::memmove(at + n, at, length);
+  PutVarint(at, length, n);
 }
 
 void Writer::Tag(std::uint32_t field_number, WireType wire_type) {
@@ -45,17 +84,11 @@ void Writer::Length(std::size_t length) {
 }
 
 void Writer::Fixed32(std::uint32_t value) {
-  for (int i = 0; i < 4; ++i) {
-    data_.push_back(static_cast<char>(value & 0xFFu));
-    value >>= 8;
-  }
+  PutLittleEndian(Extend(4), value, 4);
 }
 
 void Writer::Fixed64(std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) {
-    data_.push_back(static_cast<char>(value & 0xFFu));
-    value >>= 8;
-  }
+  PutLittleEndian(Extend(8), value, 8);
 }
 
 void Writer::WriteScalar(std::uint32_t field_number, FieldKind kind,
@@ -67,7 +100,7 @@ void Writer::WriteScalar(std::uint32_t field_number, FieldKind kind,
 void Writer::WriteLen(std::uint32_t field_number, std::string_view payload) {
   Tag(field_number, WireType::kLen);
   Length(payload.size());
-  data_.append(payload);
+  Raw(payload);
 }
 
 void Writer::PackedElement(FieldKind kind, WireScalar value) {

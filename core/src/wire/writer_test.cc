@@ -55,6 +55,32 @@ TEST(Writer, PaddingWritesOverlongButValidVarints) {
   EXPECT_EQ(clamp.size(), 10u);  // tag and length clamped to 5 bytes each
 }
 
+// InsertLength writes a LEN record's payload in place: the same bytes as
+// WriteLen of that payload, shortest or padded, and past the writer's first
+// growth (a payload longer than its starting room, and a length of two
+// bytes).
+TEST(Writer, InsertLengthWritesWhatWriteLenWrites) {
+  for (const Padding padding : {Padding{}, Padding{.length_bytes = 4}}) {
+    for (const std::size_t size : {0u, 1u, 127u, 128u, 1000u}) {
+      const std::string payload(size, 'x');
+      Writer expected(padding);
+      expected.WriteInt32(1, 7);
+      expected.WriteLen(2, payload);
+      expected.WriteInt32(3, 9);
+      Writer w(padding);
+      w.WriteInt32(1, 7);
+      w.Tag(2, WireType::kLen);
+      const std::size_t from = w.size();
+      w.Raw(payload);
+      w.InsertLength(from);
+      w.WriteInt32(3, 9);
+      EXPECT_EQ(w.data(), expected.data())
+          << size << " bytes, length padded to " << padding.length_bytes;
+      EXPECT_EQ(std::move(w).Take(), std::string(expected.data()));
+    }
+  }
+}
+
 TEST(Writer, PackedFixedKindsUseFixedWidth) {
   const std::vector<float> f = {1.0f, 2.0f};
   Writer w;

@@ -85,11 +85,14 @@ class Writer {
   // A writer padding varints as `padding` says.
   explicit Writer(Padding padding) : padding_(padding) {}
 
-  // The bytes written so far.
-  const std::string& data() const { return data_; }
-  std::size_t size() const { return data_.size(); }
+  // The bytes written so far (valid until the next write).
+  std::string_view data() const { return {data_.data(), size_}; }
+  std::size_t size() const { return size_; }
   // Moves the bytes out.
-  std::string Take() && { return std::move(data_); }
+  std::string Take() && {
+    data_.resize(size_);
+    return std::move(data_);
+  }
 
   void set_padding(Padding padding) { padding_ = padding; }
   const Padding& padding() const { return padding_; }
@@ -108,7 +111,12 @@ class Writer {
   void Fixed32(std::uint32_t value);
   void Fixed64(std::uint64_t value);
   // Appends bytes verbatim.
-  void Raw(std::string_view bytes) { data_.append(bytes); }
+  void Raw(std::string_view bytes);
+  // Writes, before the bytes written since size() was `from`, their length
+  // as a length varint (padded as padding().length_bytes says), moving them
+  // up to make room: a LEN record's payload written in place, after its
+  // tag, without a second writer.
+  void InsertLength(std::size_t from);
 
   // --- One record ------------------------------------------------------
   // One unpacked record of a packable kind: tag with the kind's natural wire
@@ -201,8 +209,14 @@ class Writer {
   // The payload bytes of one packed element.
   void PackedElement(FieldKind kind, WireScalar value);
   std::size_t PackedElementSize(FieldKind kind, WireScalar value) const;
+  // Room for `n` more bytes at the end, counted as written: the caller
+  // stores them through the pointer (one capacity check per varint, not one
+  // call per byte).
+  char* Extend(std::size_t n);
 
+  // [0, size_) is written; the rest of data_ is room for what comes next.
   std::string data_;
+  std::size_t size_ = 0;
   Padding padding_;
 };
 
