@@ -39,6 +39,16 @@ if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
   endif()
   target_compile_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
   target_link_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
+  # Not the standard library's functions (std_coverage_ignorelist.txt says
+  # why). Its hash is in the flags, so that editing it rebuilds through
+  # ccache too.
+  set(_fairwire_std_ignorelist "${CMAKE_CURRENT_LIST_DIR}/std_coverage_ignorelist.txt")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               "${_fairwire_std_ignorelist}")
+  file(MD5 "${_fairwire_std_ignorelist}" _fairwire_std_ignorelist_md5)
+  target_compile_options(fairwire_options INTERFACE
+    "-fsanitize-coverage-ignorelist=${_fairwire_std_ignorelist}"
+    "-DFAIRWIRE_STD_COVERAGE_IGNORELIST_MD5=${_fairwire_std_ignorelist_md5}")
 endif()
 
 # _fairwire_libfuzzer_source_option(OPTION SOURCES...): adds OPTION to these

@@ -60,6 +60,11 @@ if(_fw_pb_san)
     string(APPEND _fw_pb_flags " -fno-sanitize=nonnull-attribute")
   endif()
 endif()
+# The standard library's functions without coverage, as in the targets
+# (cmake/std_coverage_ignorelist.txt).
+if(_fairwire_std_ignorelist)
+  string(APPEND _fw_pb_flags " -fsanitize-coverage-ignorelist=${_fairwire_std_ignorelist}")
+endif()
 set(_fw_pb_bin "${CMAKE_CURRENT_BINARY_DIR}/libprotobuf-instrumented")
 include(ExternalProject)
 ExternalProject_Add(fairwire_libprotobuf_instrumented_build
