@@ -110,9 +110,10 @@ class Writer {
   void Length(std::size_t length);
   void Fixed32(std::uint32_t value);
   void Fixed64(std::uint64_t value);
-  // Appends bytes verbatim.
+  // Appends bytes verbatim (not the writer's own: data() moves as it grows).
   void Raw(std::string_view bytes);
-  // Writes, before the bytes written since size() was `from`, their length
+  // Writes, before the bytes written since size() was `from` (at most
+  // size()), their length
   // as a length varint (padded as padding().length_bytes says), moving them
   // up to make room: a LEN record's payload written in place, after its
   // tag, without a second writer.
