@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace fairwire::wire {
 namespace {
@@ -53,8 +54,16 @@ void Writer::Varint(std::uint64_t value, int width) {
 }
 
 void Writer::Raw(std::string_view bytes) {
-  if (!bytes.empty())
-    std::memcpy(Extend(bytes.size()), bytes.data(), bytes.size());
+  if (bytes.empty()) return;
+  // The writer's own bytes (w.Raw(w.data())) move when Extend grows them.
+  const std::less<const char*> before;
+  const char* base = data_.data();
+  const bool own =
+      !before(bytes.data(), base) && before(bytes.data(), base + data_.size());
+  const std::size_t offset =
+      own ? static_cast<std::size_t>(bytes.data() - base) : 0;
+  char* out = Extend(bytes.size());
+  std::memcpy(out, own ? data_.data() + offset : bytes.data(), bytes.size());
 }
 
 void Writer::InsertLength(std::size_t from) {

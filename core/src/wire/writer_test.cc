@@ -81,6 +81,15 @@ TEST(Writer, InsertLengthWritesWhatWriteLenWrites) {
   }
 }
 
+// Raw of the writer's own bytes appends a copy of them, past a growth.
+TEST(Writer, RawOfItsOwnBytesAppendsThem) {
+  Writer w;
+  w.Raw(std::string(100, 'a'));
+  w.Raw(w.data());
+  w.Raw(w.data().substr(0, 3));
+  EXPECT_EQ(w.data(), std::string(203, 'a'));
+}
+
 TEST(Writer, PackedFixedKindsUseFixedWidth) {
   const std::vector<float> f = {1.0f, 2.0f};
   Writer w;

@@ -110,7 +110,7 @@ class Writer {
   void Length(std::size_t length);
   void Fixed32(std::uint32_t value);
   void Fixed64(std::uint64_t value);
-  // Appends bytes verbatim (not the writer's own: data() moves as it grows).
+  // Appends bytes verbatim (the writer's own too).
   void Raw(std::string_view bytes);
   // Writes, before the bytes written since size() was `from` (at most
   // size()), their length
