@@ -87,7 +87,7 @@ class BenchRun:
     inputs: int  # corpus files it started from
     seconds: float = 0.0  # wall time, the process's start to its exit
     runs: Optional[int] = None  # stat::number_of_executed_units
-    # (runs - repeats) / seconds, or runs / seconds without the entry
+    # (calls - repeats) / seconds, or runs / seconds without the entry
     # point's count
     execs_per_sec: Optional[float] = None
     libfuzzer_execs_per_sec: Optional[int] = None  # stat::average_exec_per_sec
@@ -394,7 +394,8 @@ def copy_corpus(project: Project, target: Target, dest: Path) -> tuple[int, list
 # What execs/s is, in bench.json and bench.md.
 EXECS_PER_SEC_IS = ("inputs run / the run's wall time, where inputs run = the "
                     "entry point's calls less its re-runs (a call repeating the "
-                    "input just before: libFuzzer's leak checks)")
+                    "input just before: libFuzzer's leak checks, or a mutation "
+                    "that gave the same bytes)")
 INPUT_COUNT = "input-count"  # the entry point's count, in the run's folder
 
 
@@ -457,7 +458,7 @@ def measure(project: Project, target: Target, seconds: int, work: Path, seed: in
         run.runs = lines[-1].runs if lines else None
         run.note = run.note or "no final statistics (see its log)"
     run.calls, run.repeats = read_input_count(work / INPUT_COUNT)
-    if run.seconds > 0 and run.calls is not None and run.repeats is not None:
+    if run.seconds > 0 and run.calls is not None:  # repeats come with calls
         run.execs_per_sec = (run.calls - run.repeats) / run.seconds
     elif run.runs is not None and run.seconds > 0:
         run.execs_per_sec = run.runs / run.seconds
