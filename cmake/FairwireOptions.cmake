@@ -101,3 +101,64 @@ function(fairwire_fuzz_coverage_ignorelist list)
   _fairwire_libfuzzer_source_option("-fsanitize-coverage-ignorelist=${path}" ${ARGN})
   _fairwire_libfuzzer_source_option("-DFAIRWIRE_COVERAGE_IGNORELIST_MD5=${hash}" ${ARGN})
 endfunction()
+
+# fairwire_fuzz_unsanitized(SOURCES...): in the libfuzzer and afl presets'
+# builds (FAIRWIRE_SANITIZERS address and undefined), compile these sources
+# (of the current folder) without the sanitizers. For the harness alone: the
+# reference models, the digest of a run and the property checks, which read
+# what the code under test did but are not under test. They run in full on
+# every input, and under ASan and UBSan they cost four times what they cost
+# without (poll_schedule's replay: 190 against 46 us per input, issue 12).
+# The code under test and everything it calls back into (core/, an adapter's
+# poller or decoder, a scripted child) keeps every sanitizer; so does the
+# decoding of the fuzzer's bytes. The harness itself is checked under ASan
+# and UBSan by the asan preset's suites, which also replay every corpus and
+# regression file. Only whole sources: ASan does not inline across its
+# boundary, so a function left out alone would call every inline helper it
+# uses. Never under MemorySanitizer or ThreadSanitizer, which need every
+# object instrumented, and not in an external engine's build (OSS-Fuzz's
+# flags are its own).
+function(fairwire_fuzz_unsanitized)
+  _fairwire_fuzz_unsanitized_option(option)
+  if(option)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS "${option}")
+  endif()
+endfunction()
+
+# _fairwire_fuzz_unsanitized_option(OUT): the option fairwire_fuzz_unsanitized
+# adds in this build, or "" where it adds none.
+function(_fairwire_fuzz_unsanitized_option out)
+  set(${out} "" PARENT_SCOPE)
+  if(NOT FAIRWIRE_BUILD_FUZZERS OR NOT FAIRWIRE_SANITIZERS
+     OR NOT FAIRWIRE_FUZZ_ENGINE MATCHES "^(libfuzzer|afl)$")
+    return()
+  endif()
+  foreach(sanitizer IN LISTS FAIRWIRE_SANITIZERS)
+    if(NOT sanitizer MATCHES "^(address|undefined)$")
+      return()
+    endif()
+  endforeach()
+  list(JOIN FAIRWIRE_SANITIZERS "," sanitizers)
+  set(${out} "-fno-sanitize=${sanitizers}" PARENT_SCOPE)
+endfunction()
+
+# fairwire_add_sanitized_functions_test(TARGET [+GLOB | -GLOB]...): where
+# fairwire_fuzz_unsanitized is in force, a ctest (label unit) that the fuzz
+# target TARGET's functions matching each +GLOB carry sanitizer checks and
+# those matching each -GLOB carry none (fuzz/driver/sanitized_functions.py).
+function(fairwire_add_sanitized_functions_test target)
+  _fairwire_fuzz_unsanitized_option(option)
+  if(NOT option)
+    return()
+  endif()
+  find_program(FAIRWIRE_PYTHON3 NAMES python3)
+  if(NOT FAIRWIRE_PYTHON3)
+    message(FATAL_ERROR "fuzz-build.${target}.sanitized_functions needs python3")
+  endif()
+  add_test(NAME fuzz-build.${target}.sanitized_functions
+    COMMAND ${FAIRWIRE_PYTHON3}
+            ${PROJECT_SOURCE_DIR}/fuzz/driver/sanitized_functions.py
+            $<TARGET_FILE:${target}> ${ARGN})
+  set_tests_properties(fuzz-build.${target}.sanitized_functions PROPERTIES
+    LABELS unit)
+endfunction()

@@ -11,17 +11,8 @@ namespace fairwire::poll {
     outcome = script.outcomes[next_++];
     if (script.loop && next_ == script.outcomes.size()) next_ = 0;
   }
-  ObservedEvent poll;
-  poll.kind = ObservedEventKind::kPoll;
-  poll.child = static_cast<std::uint32_t>(id_);
-  poll.waker = recorder_->WakerId(cx.waker());
-  poll.outcome = outcome.kind;
-  poll.event = outcome.event;
-  recorder_->Record(poll);
-  if (id_ < recorder_->latest_waker_id.size()) {
-    recorder_->latest_waker[id_] = cx.waker();
-    recorder_->latest_waker_id[id_] = poll.waker;
-  }
+  const std::uint32_t waker_id =
+      recorder_->RecordPoll(id_, cx.waker(), outcome);
   switch (outcome.kind) {
     case OutcomeKind::kReady:
       return Result::Ready(outcome.event);
@@ -30,7 +21,7 @@ namespace fairwire::poll {
     case OutcomeKind::kThrow:
       throw ScriptedThrow();
     case OutcomeKind::kPendingSelfWake:
-      recorder_->Wake(id_, cx.waker(), poll.waker, WakeCause::kSelf);
+      recorder_->Wake(id_, cx.waker(), waker_id, WakeCause::kSelf);
       return Result::Pending();
     case OutcomeKind::kPending:
       break;

@@ -35,7 +35,9 @@ struct ScriptedThrow : std::exception {
 
 // Shared by the children of one run: the observation being recorded, the
 // wakers seen so far (by id), each child's latest waker, and how many
-// protocol-list steps were taken.
+// protocol-list steps were taken. Its functions are in poll_recording.cc,
+// with the Observer's bookkeeping: under fuzzing they run without the
+// sanitizers, which stay on the composite and the scripted children.
 struct Recorder {
   Observation log;
   std::vector<Waker> wakers;        // waker id -> waker, in order of sight
@@ -44,41 +46,22 @@ struct Recorder {
   std::size_t protocol_steps = 0;
 
   // The id of `waker`, numbered on first sight.
-  std::uint32_t WakerId(const Waker& waker) {
-    for (std::size_t i = wakers.size(); i-- > 0;) {
-      if (wakers[i] == waker) return static_cast<std::uint32_t>(i);
-    }
-    wakers.push_back(waker);
-    return static_cast<std::uint32_t>(wakers.size() - 1);
-  }
+  std::uint32_t WakerId(const Waker& waker);
   // Keeps the latest waker of children 0..n-1 (those not polled yet have
   // none).
-  void TrackChildren(std::size_t n) {
-    latest_waker.resize(n);
-    latest_waker_id.resize(n);
-  }
+  void TrackChildren(std::size_t n);
   // The id of `waker`, which has not been seen (a caller's new waker).
-  std::uint32_t NewWakerId(const Waker& waker) {
-    wakers.push_back(waker);
-    return static_cast<std::uint32_t>(wakers.size() - 1);
-  }
+  std::uint32_t NewWakerId(const Waker& waker);
   // Appends one event.
-  void Record(const ObservedEvent& event) { log.events.push_back(event); }
+  void Record(const ObservedEvent& event);
+  // Records a poll of child `child` with `waker` that plays `outcome`, and
+  // keeps `waker` as the child's latest; returns the waker's id.
+  std::uint32_t RecordPoll(std::size_t child, const Waker& waker,
+                           Outcome outcome);
   // Wakes `waker` (id `id`), child `child`'s latest, for `cause`, between
   // a kWakeBegin and a kWakeEnd.
   void Wake(std::size_t child, const Waker& waker, std::uint32_t id,
-            WakeCause cause) {
-    ObservedEvent begin;
-    begin.kind = ObservedEventKind::kWakeBegin;
-    begin.child = static_cast<std::uint32_t>(child);
-    begin.waker = id;
-    begin.cause = cause;
-    Record(begin);
-    waker.Wake();
-    ObservedEvent end;
-    end.kind = ObservedEventKind::kWakeEnd;
-    Record(end);
-  }
+            WakeCause cause);
 };
 
 // A child's protocol list that counts each step of its iterator in the
@@ -260,17 +243,46 @@ class CallerWaker {
   Waker waker() { return Waker(&CallerWaker::Woken, this); }
 
  private:
-  static void Woken(void* self) {
-    const auto* me = static_cast<CallerWaker*>(self);
-    ObservedEvent e;
-    e.kind = ObservedEventKind::kCallerWoken;
-    e.waker = me->id_;
-    me->recorder_->Record(e);
-  }
+  static void Woken(void* self);
 
   Recorder* recorder_ = nullptr;
   std::uint32_t id_ = 0;
 };
+
+namespace internal {
+
+// What an Observer does that does not depend on the composite: a call's
+// waker and its kCallBegin, and after the call its kCallEnd and the probe
+// wakes; the script's external wakes. One class for every composite type
+// (poll_recording.cc), so that only the call itself is instantiated per
+// composite.
+class ObserverCore {
+ public:
+  // Starts a fresh observation in `recorder`, keeping the memory of its
+  // events, for a composite named `name` with `children` children.
+  ObserverCore(Recorder& recorder, std::string name, std::size_t children);
+  ObserverCore(const ObserverCore&) = delete;
+  ObserverCore& operator=(const ObserverCore&) = delete;
+
+  // Records the next call's kCallBegin; returns the call's own new waker.
+  Waker BeginCall();
+  // Records `end`, the kCallEnd of the call BeginCall began, and after a
+  // Pending call a probe wake of every live child's latest waker; returns
+  // `end`.
+  ObservedEvent EndCall(const ObservedEvent& end);
+  // The script's kind of wake: child's latest waker, if it was ever polled.
+  void WakeExternally(std::size_t child);
+  // The observation so far.
+  const Observation& observation() const { return recorder_.log; }
+
+ private:
+  Recorder& recorder_;
+  std::vector<bool> done_;            // by child: polled Done
+  std::deque<CallerWaker> callers_;   // stable addresses
+  std::size_t call_first_event_ = 0;  // the current call's first poll
+};
+
+}  // namespace internal
 
 // Records an observation of `composite`, whose children are ScriptedChild
 // ids 0..children-1 recording into `recorder`, one step at a time: a call
@@ -286,41 +298,16 @@ class Observer {
   Observer(Composite& composite, Recorder& recorder, std::string name,
            std::size_t children, TagOf tag_of)
       : composite_(composite),
-        recorder_(recorder),
         tag_of_(std::move(tag_of)),
-        done_(children, false) {
-    // A fresh log, in the memory of the events already there (Drive
-    // passes its spare list in).
-    std::vector<ObservedEvent> events = std::move(recorder_.log.events);
-    events.clear();
-    recorder_.log = Observation();
-    recorder_.log.events = std::move(events);
-    recorder_.log.composite = std::move(name);
-    recorder_.log.children = static_cast<std::uint32_t>(children);
-    recorder_.wakers.clear();
-    recorder_.latest_waker.clear();
-    recorder_.latest_waker_id.clear();
-    recorder_.TrackChildren(children);
-  }
+        core_(recorder, std::move(name), children) {}
   Observer(const Observer&) = delete;
   Observer& operator=(const Observer&) = delete;
 
   // One call; returns its kCallEnd.
   ObservedEvent Call() {
-    const std::size_t t = callers_.size();
-    // A new waker: NewWakerId numbers it next.
-    callers_.emplace_back(&recorder_,
-                          static_cast<std::uint32_t>(recorder_.wakers.size()));
-    const Waker waker = callers_.back().waker();
-    ObservedEvent begin;
-    begin.kind = ObservedEventKind::kCallBegin;
-    begin.call = static_cast<std::uint32_t>(t);
-    begin.waker = recorder_.NewWakerId(waker);
-    recorder_.Record(begin);
-    const std::size_t first = recorder_.log.events.size();
+    Context cx(core_.BeginCall());
     ObservedEvent end;
     end.kind = ObservedEventKind::kCallEnd;
-    Context cx(waker);
     try {
       auto result = composite_.Poll(cx);
       if (result.IsReady()) {
@@ -336,42 +323,19 @@ class Observer {
       end.result = CallResult::kThrew;
     }
     end.done = composite_.IsDone();
-    for (std::size_t k = first; k < recorder_.log.events.size(); ++k) {
-      const ObservedEvent& e = recorder_.log.events[k];
-      if (e.kind == ObservedEventKind::kPoll && e.child < done_.size() &&
-          e.outcome == OutcomeKind::kDone) {
-        done_[e.child] = true;
-      }
-    }
-    recorder_.Record(end);
-    if (end.result == CallResult::kPending) {
-      for (std::size_t c = 0; c < done_.size(); ++c) {
-        if (done_[c] || recorder_.latest_waker[c] == Waker()) continue;
-        recorder_.Wake(c, recorder_.latest_waker[c],
-                       recorder_.latest_waker_id[c], WakeCause::kProbe);
-      }
-    }
-    return end;
+    return core_.EndCall(end);
   }
 
   // The script's kind of wake: child's latest waker, if it was ever polled.
-  void WakeExternally(std::size_t child) {
-    if (child >= done_.size() || recorder_.latest_waker[child] == Waker()) {
-      return;
-    }
-    recorder_.Wake(child, recorder_.latest_waker[child],
-                   recorder_.latest_waker_id[child], WakeCause::kExternal);
-  }
+  void WakeExternally(std::size_t child) { core_.WakeExternally(child); }
 
   // The observation so far.
-  const Observation& observation() const { return recorder_.log; }
+  const Observation& observation() const { return core_.observation(); }
 
  private:
   Composite& composite_;
-  Recorder& recorder_;
   TagOf tag_of_;
-  std::vector<bool> done_;
-  std::deque<CallerWaker> callers_;  // stable addresses
+  internal::ObserverCore core_;
 };
 
 // Plays `script` for script.calls calls through `composite` with an
