@@ -31,6 +31,22 @@ if(FAIRWIRE_COVERAGE)
   target_link_options(fairwire_options INTERFACE -fprofile-instr-generate)
 endif()
 
+# _fairwire_content_addressed_copy(PATH OUT): a copy of the file PATH in the
+# build tree whose name carries the MD5 of its content, for flags that name
+# a file whose content changes the object (-fsanitize-coverage-ignorelist).
+# ccache hashes such a flag as text and, when its preprocessor mode answers,
+# leaves -D options out of the hash: with the file's own path, an object
+# built with an older list would come back from the cache. Editing PATH
+# reconfigures (configure_file).
+function(_fairwire_content_addressed_copy path out)
+  file(MD5 "${path}" hash)
+  get_filename_component(name "${path}" NAME_WE)
+  get_filename_component(ext "${path}" EXT)
+  set(copy "${PROJECT_BINARY_DIR}/fairwire-lists/${name}-${hash}${ext}")
+  configure_file("${path}" "${copy}" COPYONLY)
+  set(${out} "${copy}" PARENT_SCOPE)
+endfunction()
+
 # Coverage instrumentation for the fuzzing engine goes on every fairwire
 # object, not only on the target's entry point, so the engine sees the core.
 if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
@@ -40,15 +56,12 @@ if(FAIRWIRE_BUILD_FUZZERS AND FAIRWIRE_FUZZ_ENGINE STREQUAL "libfuzzer")
   target_compile_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
   target_link_options(fairwire_options INTERFACE -fsanitize=fuzzer-no-link)
   # Not the standard library's functions (std_coverage_ignorelist.txt says
-  # why). Its hash is in the flags, so that editing it rebuilds through
-  # ccache too.
-  set(_fairwire_std_ignorelist "${CMAKE_CURRENT_LIST_DIR}/std_coverage_ignorelist.txt")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-               "${_fairwire_std_ignorelist}")
-  file(MD5 "${_fairwire_std_ignorelist}" _fairwire_std_ignorelist_md5)
+  # why).
+  _fairwire_content_addressed_copy(
+    "${CMAKE_CURRENT_LIST_DIR}/std_coverage_ignorelist.txt"
+    _fairwire_std_ignorelist)
   target_compile_options(fairwire_options INTERFACE
-    "-fsanitize-coverage-ignorelist=${_fairwire_std_ignorelist}"
-    "-DFAIRWIRE_STD_COVERAGE_IGNORELIST_MD5=${_fairwire_std_ignorelist_md5}")
+    "-fsanitize-coverage-ignorelist=${_fairwire_std_ignorelist}")
 endif()
 
 # _fairwire_libfuzzer_source_option(OPTION SOURCES...): adds OPTION to these
@@ -92,14 +105,12 @@ endfunction()
 # the code under test: its loops run over every event of every input, so
 # their counters only track input size, and each instantiation per
 # composite type counts them again (poll_schedule, issue 12).
-# Editing LIST reconfigures, and its hash is in the sources' flags, so that
-# neither ninja nor ccache keeps objects built with the old list.
+# LIST is passed as a copy named by its content
+# (_fairwire_content_addressed_copy), so that neither ninja nor ccache keeps
+# objects built with an older list.
 function(fairwire_fuzz_coverage_ignorelist list)
-  set(path "${CMAKE_CURRENT_SOURCE_DIR}/${list}")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${path}")
-  file(MD5 "${path}" hash)
+  _fairwire_content_addressed_copy("${CMAKE_CURRENT_SOURCE_DIR}/${list}" path)
   _fairwire_libfuzzer_source_option("-fsanitize-coverage-ignorelist=${path}" ${ARGN})
-  _fairwire_libfuzzer_source_option("-DFAIRWIRE_COVERAGE_IGNORELIST_MD5=${hash}" ${ARGN})
 endfunction()
 
 # fairwire_fuzz_unsanitized(SOURCES...): in the libfuzzer and afl presets'
