@@ -21,32 +21,12 @@
 
 #include "fairwire/models/wire_model.h"
 #include "fairwire/scenarios/bytes.h"
+#include "fairwire/scenarios/wire_variant.h"
 
 namespace fairwire::wire::scenario {
 
 using fairwire::Bytes;
 using fairwire::ByteSpan;
-
-// How a message is written: every variant decodes to the same value.
-struct Variant {
-  enum class Packing : std::uint8_t {
-    kDeclared,  // as the schema declares
-    kPacked,    // every packable repeated field packed
-    kUnpacked,  // every packable repeated field unpacked
-    kMixed,     // runs of `chunk` (or 2) elements, packed and unpacked in turn
-  };
-  const char* name = "declared";
-  Packing packing = Packing::kDeclared;
-  int chunk = 0;  // packed records of at most `chunk` elements (0: one)
-  bool empty_packed = false;  // an empty packed record before each packed field
-  bool interleave = false;    // fields' records round-robin
-  int pad = 0;                // extra bytes on every varint value and length
-  bool pad_tags = false;      // tags padded to 5 bytes
-  bool unknown_first = false;  // unknown records before the known fields
-};
-
-// Every variant the checks use.
-const std::vector<Variant>& AllVariants();
 
 // A typed message of the fixed schema `root` (0: AllKinds, 1: AllKinds3).
 struct WireCase {
@@ -74,11 +54,6 @@ void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
 
 // Byte 0 (root and variant) and the message's canonical encoding.
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c);
-
-// The message written in `variant`.
-std::string EncodeVariant(const model::Schema& schema,
-                          const model::Message& message,
-                          const Variant& variant);
 
 // The message, field by field, for a person.
 std::string DescribeMessage(const model::Schema& schema,
