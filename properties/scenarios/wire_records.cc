@@ -159,6 +159,15 @@ bool ReadVarint(std::span<const std::uint8_t> bytes, std::size_t& pos,
   return false;
 }
 
+int MinimalVarintLength(std::uint64_t value) {
+  int n = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++n;
+  }
+  return n;
+}
+
 void PutVarint(std::uint64_t value, std::string& out, int min_bytes) {
   int written = 0;
   while (value >= 0x80 || written + 1 < min_bytes) {

@@ -10,17 +10,8 @@
 namespace fairwire::wire::scenario {
 namespace {
 
-int VarintLength(std::uint64_t v) {
-  int n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
 void PutPadded(std::uint64_t v, int pad, int max_bytes, std::string& out) {
-  const int n = std::min(VarintLength(v) + pad, max_bytes);
+  const int n = std::min(records::MinimalVarintLength(v) + pad, max_bytes);
   records::PutVarint(v, out, n);
 }
 

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "fairwire/models/wire_model.h"
+#include "fairwire/scenarios/wire_records.h"
 
 namespace fairwire::wire::rules {
 namespace {
 
 using Bytes = std::span<const std::uint8_t>;
+using records::MinimalVarintLength;
 
 constexpr std::array<std::string_view, kRuleCount> kNames = {
     "truncated",
@@ -69,15 +71,6 @@ Read ReadVarint(Bytes bytes, std::size_t& pos, std::uint64_t& value,
     }
   }
   return Read::kOverlong;  // a continuation bit on the 10th byte
-}
-
-int MinimalVarintLength(std::uint64_t value) {
-  int n = 1;
-  while (value >= 0x80) {
-    value >>= 7;
-    ++n;
-  }
-  return n;
 }
 
 bool FitsInt32(std::uint64_t v) {

@@ -43,6 +43,9 @@ bool ReadLooseRecord(std::span<const std::uint8_t> bytes, std::size_t begin,
 bool ReadVarint(std::span<const std::uint8_t> bytes, std::size_t& pos,
                 std::uint64_t& value);
 
+// The length of `value`'s minimal varint encoding: 1 to 10 bytes.
+int MinimalVarintLength(std::uint64_t value);
+
 // Appends `value` as a varint of at least `min_bytes` bytes (padded with
 // 0x80 continuation bytes, at most 10 bytes in all).
 void PutVarint(std::uint64_t value, std::string& out, int min_bytes = 1);
