@@ -12,7 +12,7 @@
 #   NAME_decode_diff         fuzz target (fairwire_add_fuzz_target), with its
 #                            replay driver, manifest, corpus and fuzz-smoke tests
 #   NAME_packed_unpacked     the same over wire_packed_unpacked's input (a typed
-#                            message as given and in an encoding variant), with
+#                            message as given or in an encoding variant), with
 #                            its record-level mutator and corpus
 #   NAME_known_divergences   the test that replays the file; ctest
 #                            known-divergences.NAME (label kit)

@@ -1,15 +1,14 @@
 // wire_packed_unpacked: bit 0 of byte 0 picks the root (0: proto2 AllKinds,
-// 1: proto3 AllKinds3), bits 1-5 an encoding variant, bits 6-7 the kernel
-// level of fairwire's decodes (wire::oracle::KernelChoiceOf, which the case
-// does not read), the rest is a
-// payload whose accepted records make a typed message (scenario::WireCase).
-// The check decodes the input as given and the message written in that
-// variant with fairwire and libprotobuf's DynamicMessage: both accept and
-// re-serialise to the bytes the reference model makes of the message. One
-// variant per input under a fuzzing engine, not all fourteen (issue 12):
-// each is reachable from byte 0. The replay driver checks every variant
-// (check_all), at every kernel level the CPU has, and so do the property
-// suites for every generated case.
+// 1: proto3 AllKinds3), bits 1-5 one encoding (an encoding variant, or the
+// payload as given), bits 6-7 the kernel level of fairwire's decodes
+// (wire::oracle::KernelChoiceOf, which the case does not read), the rest is
+// a payload whose accepted records make a typed message (scenario::WireCase).
+// The check decodes the message in that encoding with fairwire and
+// libprotobuf's DynamicMessage: both accept and re-serialise to the bytes
+// the reference model makes of the message. One encoding per input under a
+// fuzzing engine, not all fifteen (issue 12): each is reachable from byte 0.
+// The replay driver checks every one (check_all), at every kernel level the
+// CPU has, and so do the property suites for every generated case.
 #include <string>
 #include <vector>
 
@@ -54,8 +53,13 @@ std::optional<std::string> CheckAll(ByteSpan input) {
 std::string Describe(ByteSpan input) {
   const WireCase c = CaseOf(input);
   const wire::model::Schema& schema = *wire::oracle::CaseSchemas()[c.root];
-  return "message " + schema.messages[0].name + ", variant " +
-         wire::scenario::AllVariants()[c.variant].name + ", " +
+  const std::string encoding =
+      c.as_given
+          ? std::string("as given")
+          : "variant " +
+                std::string(wire::scenario::AllVariants()[c.variant].name);
+  return "message " + schema.messages[0].name + ", " + encoding +
+         " (when fuzzed; a replay checks all), " +
          wire::oracle::DescribeKernelChoice(input) + " (canonical form):\n" +
          wire::scenario::DescribeMessage(schema, c.message, 1) +
          "accepted input records:\n" +
@@ -76,11 +80,11 @@ std::vector<Bytes> ShrinkCandidates(ByteSpan input) {
 const TargetSpec& Target() {
   static const TargetSpec spec{
       "wire_packed_unpacked",
-      "a typed message as given and in the encoding variant byte 0 names "
-      "(packed, unpacked, chunks, interleaved, padded varints, ...) decodes "
-      "to the same value in fairwire::wire and libprotobuf (the model gives "
-      "the expected bytes; fuzzing: at the kernel level bits 6-7 name; "
-      "replay: every variant at every level)",
+      "a typed message in the encoding byte 0 names (as given, packed, "
+      "unpacked, chunks, interleaved, padded varints, ...) decodes to the "
+      "same value in fairwire::wire and libprotobuf (the model gives the "
+      "expected bytes; fuzzing: that one encoding at the kernel level bits "
+      "6-7 name; replay: every encoding at every level)",
       &Check,
       &Describe,
       &ShrinkCandidates,

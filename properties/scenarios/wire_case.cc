@@ -14,9 +14,11 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input) {
 
 void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
                 WireCase& c) {
+  const std::size_t count = AllVariants().size();
+  const std::size_t encoding = input.empty() ? 0 : (input[0] >> 1) & 0x1Fu;
   c.root = input.empty() ? 0 : (input[0] & 1);
-  c.variant =
-      input.empty() ? 0 : ((input[0] >> 1) & 0x1Fu) % AllVariants().size();
+  c.variant = encoding % count;
+  c.as_given = encoding >= 2 * count;
   const model::Schema& schema = *schemas[c.root];
   ByteSpan payload = input.empty() ? input : input.subspan(1);
   if (payload.size() > kMaxCasePayload) {
@@ -53,7 +55,10 @@ void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
 
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c) {
   Bytes out;
-  out.push_back(static_cast<std::uint8_t>(c.root | (c.variant << 1)));
+  const std::size_t count = AllVariants().size();
+  const std::size_t encoding =
+      c.as_given ? 2 * count + c.variant % (32 - 2 * count) : c.variant % count;
+  out.push_back(static_cast<std::uint8_t>(c.root | (encoding << 1)));
   const std::string body = model::Serialize(schema, c.message);
   out.insert(out.end(), body.begin(), body.end());
   return out;

@@ -116,6 +116,7 @@ TEST(KernelChoice, NoWireInputFormatReadsTheChoiceBits) {
       const scenario::WireCase c = scenario::DecodeCase(CaseSchemas(), chosen);
       EXPECT_EQ(c.root, plain.root);
       EXPECT_EQ(c.variant, plain.variant);
+      EXPECT_EQ(c.as_given, plain.as_given);
       EXPECT_EQ(c.message, plain.message);
       EXPECT_EQ(scenario::EncodeSchemaCase(scenario::DecodeSchemaCase(chosen)),
                 scenario::EncodeSchemaCase(schema));

@@ -9,6 +9,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,24 +54,64 @@ RC_GTEST_PROP(WireProperties, EveryEncodingVariantDecodesToTheSameValueProto3,
 }
 
 // The wire_packed_unpacked target's check of one input: every value of
-// byte 0 names a root and a variant, EncodeCase keeps both, and the check
-// of the input as given and in that variant passes on a valid message.
-TEST(WireCaseVariant, EveryByteZeroNamesARootAndAVariantThatEncodeKeeps) {
+// byte 0 names a root and an encoding (a variant, or as given), EncodeCase
+// keeps them, and the check of that encoding passes on a valid message.
+// Every variant and as-given are named by some byte 0.
+TEST(WireCaseVariant, EveryByteZeroNamesARootAndAnEncodingThatEncodeKeeps) {
   const std::size_t count = scenario::AllVariants().size();
+  // Bits 1-5 must name every variant twice and leave room for as-given.
+  ASSERT_LT(2 * count, 32u);
   const model::Schema* const* schemas = oracle::CaseSchemas();
+  std::set<std::size_t> variants;
+  int as_given = 0;
   for (int b = 0; b < 256; ++b) {
     const std::uint8_t input[] = {static_cast<std::uint8_t>(b), 0x08, 0x05};
     const scenario::WireCase c = scenario::DecodeCase(schemas, input);
     EXPECT_EQ(c.root, b & 1) << b;
     // Bits 1-5; bits 6-7 are the fuzz targets' kernel level.
-    EXPECT_EQ(c.variant, static_cast<std::size_t>((b >> 1) & 0x1F) % count)
-        << b;
+    const std::size_t encoding = static_cast<std::size_t>((b >> 1) & 0x1F);
+    EXPECT_EQ(c.variant, encoding % count) << b;
+    EXPECT_EQ(c.as_given, encoding >= 2 * count) << b;
+    if (c.as_given) {
+      ++as_given;
+    } else {
+      variants.insert(c.variant);
+    }
     const fairwire::Bytes again = scenario::EncodeCase(*schemas[c.root], c);
     const scenario::WireCase d = scenario::DecodeCase(schemas, again);
     EXPECT_EQ(d.root, c.root) << b;
     EXPECT_EQ(d.variant, c.variant) << b;
+    EXPECT_EQ(d.as_given, c.as_given) << b;
     EXPECT_EQ(oracle::CheckCaseVariant(c), std::nullopt) << b;
   }
+  EXPECT_EQ(variants.size(), count);
+  EXPECT_EQ(as_given, 8 * static_cast<int>(32 - 2 * count));
+}
+
+// CheckCaseVariant checks the one encoding the case names: with a payload
+// that is not the message's, the as-given check fails and the variant's
+// (whose bytes are written from the message) passes.
+TEST(WireCaseVariant, TheCheckRunsTheEncodingTheCaseNames) {
+  const model::Schema* const* schemas = oracle::CaseSchemas();
+  // f_int32 = 2 in AllKinds (root 0): variant 0 ("declared"), then as given.
+  const std::uint8_t variant_input[] = {0x00, 0x08, 0x02};
+  scenario::WireCase c = scenario::DecodeCase(schemas, variant_input);
+  ASSERT_FALSE(c.as_given);
+  ASSERT_EQ(oracle::CheckCaseVariant(c), std::nullopt);
+  const std::size_t count = scenario::AllVariants().size();
+  const std::uint8_t given_input[] = {static_cast<std::uint8_t>(2 * count << 1),
+                                      0x08, 0x02};
+  c = scenario::DecodeCase(schemas, given_input);
+  ASSERT_TRUE(c.as_given);
+  ASSERT_EQ(oracle::CheckCaseVariant(c), std::nullopt);
+  // The payload as given is not the message: the as-given check sees it,
+  // the variant's does not (its bytes come from the message).
+  c.payload = {0x08, 0x03};
+  const std::optional<std::string> violation = oracle::CheckCaseVariant(c);
+  ASSERT_TRUE(violation.has_value());
+  EXPECT_NE(violation->find("(as-given,"), std::string::npos) << *violation;
+  c.as_given = false;
+  EXPECT_EQ(oracle::CheckCaseVariant(c), std::nullopt);
 }
 
 // A generated message in a generated variant, for one of the fixed roots.

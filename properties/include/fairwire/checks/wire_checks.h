@@ -61,9 +61,9 @@ using EncodingDecoder = std::function<std::vector<NamedVerdict>(
 std::optional<std::string> CheckCase(const scenario::WireCase& c,
                                      bool all_decoders = false);
 
-// As CheckCase, with the encodings the wire_packed_unpacked fuzz target
-// checks per input: as given, and in the case's own variant
-// (AllVariants()[c.variant]) alone. Every variant is reachable from byte 0.
+// As CheckCase, with the one encoding the wire_packed_unpacked fuzz target
+// checks per input: the case's own variant (AllVariants()[c.variant]), or
+// the payload as given when c.as_given. Each is reachable from byte 0.
 std::optional<std::string> CheckCaseVariant(const scenario::WireCase& c);
 
 // As CheckCase, for a message of `subject`'s root type (any schema).
