@@ -114,6 +114,50 @@ TEST(WireCaseVariant, TheCheckRunsTheEncodingTheCaseNames) {
   EXPECT_EQ(oracle::CheckCaseVariant(c), std::nullopt);
 }
 
+// The writer of the variants, byte for byte, on AllKinds with f_int32 = 5,
+// r_int32 (21, unpacked as declared) = 1, 2, 3 and an unknown varint field
+// 999 = 1: record order, packing, chunks, interleaving and padding.
+TEST(WireVariant, EachVariantWritesTheRecordsItNames) {
+  const model::Schema& schema =
+      oracle::FixedSubject(oracle::Fixed::kAllKinds).model;
+  const std::string f1 = "\x08\x05";
+  const std::string r1 = "\xa8\x01\x01", r2 = "\xa8\x01\x02",
+                    r3 = "\xa8\x01\x03";
+  const std::string unknown = "\xb8\x3e\x01";
+  const std::string given = f1 + r1 + r2 + r3 + unknown;
+  model::Message m;
+  ASSERT_TRUE(model::Decode(schema, 0, AsBytes(given), m).ok);
+  const auto in = [&](const char* name) {
+    for (const scenario::Variant& v : scenario::AllVariants()) {
+      if (std::string(v.name) == name) {
+        return scenario::EncodeVariant(schema, m, v);
+      }
+    }
+    ADD_FAILURE() << "no variant " << name;
+    return std::string();
+  };
+  const std::string packed_tag = "\xaa\x01";
+  const std::string pad10 = std::string(8, '\x80') + '\0';  // 9 more bytes
+  EXPECT_EQ(in("declared"), given);
+  EXPECT_EQ(in("unpacked"), given);
+  EXPECT_EQ(in("packed"),
+            f1 + packed_tag + std::string("\x03\x01\x02\x03", 4) + unknown);
+  EXPECT_EQ(in("mixed"),
+            f1 + packed_tag + std::string("\x02\x01\x02", 3) + r3 + unknown);
+  EXPECT_EQ(in("packed-chunks-of-2-with-empty"),
+            f1 + packed_tag + std::string("\x00", 1) + packed_tag +
+                std::string("\x02\x01\x02", 3) + packed_tag +
+                std::string("\x01\x03", 2) + unknown);
+  // Round-robin: the first record of each field, then the second, ...
+  EXPECT_EQ(in("interleaved"), f1 + r1 + unknown + r2 + r3);
+  EXPECT_EQ(in("unknown-first"), unknown + f1 + r1 + r2 + r3);
+  // Every varint value and length 9 bytes longer (a length at most 5).
+  EXPECT_EQ(in("padded-varints-max"),
+            "\x08\x85" + pad10 + packed_tag + "\x9e\x80\x80\x80" +
+                std::string(1, '\0') + "\x81" + pad10 + "\x82" + pad10 +
+                "\x83" + pad10 + "\xb8\x3e\x81" + pad10);
+}
+
 // A generated message in a generated variant, for one of the fixed roots.
 std::string ValidEncoding(const oracle::Subject& subject) {
   const model::Message m = *gen::Message(&subject.model, 0);
