@@ -281,29 +281,34 @@ void DecodeDiffSeeds(Files& files) {
 
 void PackedUnpackedSeeds(Files& files) {
   const std::string dir = "wire_packed_unpacked/";
-  // Byte 0 also names the one variant the target checks besides the input's
-  // own encoding: the seeds take the variants in turn, so that every one is
-  // checked from the start.
-  std::size_t next_variant = 0;
+  // Byte 0 also names the one encoding the target checks: the seeds take
+  // them in turn (as given, then each variant; fifteen seeds, fifteen
+  // encodings), so that every one is checked from the start.
+  std::size_t next_encoding = 0;
+  const auto byte_zero = [&](int root) {
+    scenario::WireCase c;
+    c.root = root;
+    const std::size_t e =
+        next_encoding++ % (scenario::AllVariants().size() + 1);
+    c.as_given = e == 0;
+    c.variant = e == 0 ? 0 : e - 1;
+    return std::string(1, static_cast<char>(scenario::ByteZeroOf(c)));
+  };
   for (int root : {0, 1}) {
     const Fixed f = root == 0 ? Fixed::kAllKinds : Fixed::kAllKinds3;
     const model::Schema& s = SchemaOf(f);
     const std::string name = root == 0 ? "allkinds" : "allkinds3";
-    scenario::WireCase c;
-    c.root = root;
-    c.message = EveryField(s, 0, 0);
+    const model::Message every = EveryField(s, 0, 0);
     const auto put = [&](const std::string& n, const std::string& payload) {
-      c.variant = next_variant++ % scenario::AllVariants().size();
-      files[dir + name + "_" + n] =
-          std::string(1, static_cast<char>(root | (c.variant << 1))) + payload;
+      files[dir + name + "_" + n] = byte_zero(root) + payload;
     };
-    put("every_field_canonical", model::Serialize(s, c.message));
+    put("every_field_canonical", model::Serialize(s, every));
     for (const char* v :
          {"unpacked", "mixed", "packed-chunks-of-1", "everything"}) {
       for (const scenario::Variant& variant : scenario::AllVariants()) {
         if (std::string(variant.name) == v) {
           put(std::string("every_field_") + v,
-              scenario::EncodeVariant(s, c.message, variant));
+              scenario::EncodeVariant(s, every, variant));
         }
       }
     }
@@ -320,7 +325,7 @@ void PackedUnpackedSeeds(Files& files) {
   }
   // A closed-enum value of 2^32 + 5 arriving packed (kept with 64 bits).
   files[dir + "allkinds_closed_enum_2pow32_packed"] =
-      std::string(1, '\0') + L(48, V(0x100000005u) + V(1));
+      byte_zero(0) + L(48, V(0x100000005u) + V(1));
   RotateKernelChoice(files, dir, 1);
 }
 

@@ -53,12 +53,16 @@ void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
   }
 }
 
-Bytes EncodeCase(const model::Schema& schema, const WireCase& c) {
-  Bytes out;
+std::uint8_t ByteZeroOf(const WireCase& c) {
   const std::size_t count = AllVariants().size();
   const std::size_t encoding =
       c.as_given ? 2 * count + c.variant % (32 - 2 * count) : c.variant % count;
-  out.push_back(static_cast<std::uint8_t>(c.root | (encoding << 1)));
+  return static_cast<std::uint8_t>((c.root & 1) | (encoding << 1));
+}
+
+Bytes EncodeCase(const model::Schema& schema, const WireCase& c) {
+  Bytes out;
+  out.push_back(ByteZeroOf(c));
   const std::string body = model::Serialize(schema, c.message);
   out.insert(out.end(), body.begin(), body.end());
   return out;

@@ -57,9 +57,12 @@ WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input);
 void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
                 WireCase& out);
 
-// Byte 0 (root, variant and as_given) and the message's canonical encoding.
-// A case as_given keeps its variant when that is below 32 minus twice the
+// Byte 0 of an input of `c` (root, variant and as_given; bits 6-7 clear). A
+// case as_given keeps its variant when that is below 32 minus twice the
 // number of variants (as every decoded case's is), else that modulo.
+std::uint8_t ByteZeroOf(const WireCase& c);
+
+// ByteZeroOf(c), then the message's canonical encoding.
 Bytes EncodeCase(const model::Schema& schema, const WireCase& c);
 
 // The message, field by field, for a person.
