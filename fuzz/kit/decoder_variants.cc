@@ -52,10 +52,9 @@ Encodings EncodingsOf(const wire::oracle::Subject& s, const WireCase& c) {
 
 // The case's encodings: as given when `as_given`, in its variant when
 // `in_variant`.
-std::optional<std::string> CheckEncodings(ByteSpan input, bool as_given,
+std::optional<std::string> CheckEncodings(const WireCase& c, bool as_given,
                                           bool in_variant) {
   if (auto v = kit::Unusable()) return v;
-  const WireCase c = CaseOf(input);
   const wire::oracle::Subject* s = SubjectOf(c);
   if (s == nullptr) return std::nullopt;
   if (as_given) {
@@ -74,13 +73,13 @@ std::optional<std::string> CheckEncodings(ByteSpan input, bool as_given,
 
 // The one encoding byte 0 names (issue 12: one decode pair per input).
 std::optional<std::string> Check(ByteSpan input) {
-  const bool as_given = CaseOf(input).as_given;
-  return CheckEncodings(input, as_given, !as_given);
+  const WireCase c = CaseOf(input);
+  return CheckEncodings(c, c.as_given, !c.as_given);
 }
 
 std::optional<std::string> CheckAll(ByteSpan input) {
   if (auto violation = Check(input)) return violation;
-  return CheckEncodings(input, true, true);
+  return CheckEncodings(CaseOf(input), true, true);
 }
 
 std::string Describe(ByteSpan input) {
