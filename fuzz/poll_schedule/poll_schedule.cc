@@ -24,7 +24,9 @@ poll::CompositeKind CompositeOf(ByteSpan input) {
 
 std::optional<std::string> Check(ByteSpan input) {
   try {
-    const poll::PollScript script = poll::DecodePollScript(input);
+    // Kept for its memory (Check does not call itself).
+    thread_local poll::PollScript script;
+    poll::DecodePollScript(input, script);
     return poll::CheckRun(script, script.policy, CompositeOf(input));
   } catch (...) {
     // A scripted child's throw is caught by the harness; anything else

@@ -8,14 +8,30 @@ namespace fairwire::poll {
 
 PollModel::PollModel(PolicyKind policy,
                      const std::vector<ChildScript>& children,
-                     std::vector<std::uint8_t> draws)
-    : PollModel(PolicyModelOf(policy), children, std::move(draws)) {}
+                     std::span<const std::uint8_t> draws)
+    : PollModel(PolicyModelOf(policy), children, draws) {}
 
 PollModel::PollModel(PolicyModel policy,
                      const std::vector<ChildScript>& children,
-                     std::vector<std::uint8_t> draws)
-    : policy_(std::move(policy)), draws_(std::move(draws)) {
-  for (const ChildScript& c : children) Add(c);
+                     std::span<const std::uint8_t> draws) {
+  Reset(std::move(policy), children, draws);
+}
+
+void PollModel::Reset(PolicyModel policy,
+                      const std::vector<ChildScript>& children,
+                      std::span<const std::uint8_t> draws) {
+  policy_ = std::move(policy);
+  state_ = PolicyState();
+  children_.resize(children.size());
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    Child& c = children_[i];
+    c.queue.assign(children[i].outcomes.begin(), children[i].outcomes.end());
+    c.next = 0;
+    c.loop = children[i].loop;
+    c.done = false;
+  }
+  draws_.assign(draws.begin(), draws.end());
+  draws_taken_ = 0;
 }
 
 void PollModel::Add(const ChildScript& child) {

@@ -115,14 +115,21 @@ bool IsValid(const PollScript& s) {
 }
 
 PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
-  Reader in(bytes);
   PollScript s;
+  DecodePollScript(bytes, s);
+  return s;
+}
+
+void DecodePollScript(std::span<const std::uint8_t> bytes, PollScript& s) {
+  Reader in(bytes);
   s.policy = static_cast<PolicyKind>(in.Next() % kPolicyCount);
   s.calls = static_cast<std::uint8_t>(1 + in.Next() % kMaxCalls);
   const std::size_t wanted = 1 + in.Next() % kMaxScriptChildren;
-  s.children.reserve(wanted);
-  while (s.children.size() < wanted && (s.children.empty() || !in.AtEnd())) {
-    ChildScript& child = s.children.emplace_back();
+  // Into the children `s` already holds, in their memory.
+  std::size_t n = 0;
+  while (n < wanted && (n == 0 || !in.AtEnd())) {
+    if (n == s.children.size()) s.children.emplace_back();
+    ChildScript& child = s.children[n++];
     const std::uint8_t header = in.Next();
     child.outcomes.resize(header & 0x0F);
     child.loop = (header & 0x10) != 0;
@@ -137,7 +144,7 @@ PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
       p = static_cast<std::uint8_t>(in.Next() % kProtocolNameCount);
     }
   }
-  const std::size_t n = s.children.size();
+  s.children.resize(n);
   s.wakes.resize(in.Next() % (kMaxWakes + 1));
   for (ExternalWake& w : s.wakes) {
     w.after_call = static_cast<std::uint8_t>(in.Next() % s.calls);
@@ -145,7 +152,6 @@ PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
   }
   s.draws.resize(in.Next() % (kMaxDraws + 1));
   for (std::uint8_t& d : s.draws) d = in.Next();
-  return s;
 }
 
 std::vector<std::uint8_t> EncodePollScript(const PollScript& s) {

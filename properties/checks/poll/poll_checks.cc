@@ -78,7 +78,10 @@ bool PolledTwice(std::span<const PollRecord> polls, std::size_t n,
 Violation AtMostOnce(const PollScript& s, const ObservedRun& o) {
   const std::size_t n = s.children.size();
   // stamp[i] == t + 1: child i was polled in call t (no per-call vector).
-  std::vector<std::size_t> stamp(n, 0);
+  // Every table a property keeps is this thread's, kept for its memory: a
+  // property does not call itself.
+  thread_local std::vector<std::size_t> stamp;
+  stamp.assign(n, 0);
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     if (PolledTwice(o.PollsOf(t), n, stamp, t + 1)) {
       return Fail(PollProperty::kAtMostOnce, o, t,
@@ -125,10 +128,12 @@ Violation Provenance(const ObservedRun& o) {
 
 Violation PendingCompleteness(const PollScript& s, const ObservedRun& o) {
   const std::size_t n = s.children.size();
-  std::vector<std::uint8_t> done(n, 0);
+  thread_local std::vector<std::uint8_t> done;
+  done.assign(n, 0);
   std::size_t live = n;
   // polled[i] == t + 1: child i was polled in call t.
-  std::vector<std::size_t> polled(n, 0);
+  thread_local std::vector<std::size_t> polled;
+  polled.assign(n, 0);
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
     const std::span<const PollRecord> polls = o.PollsOf(t);
@@ -217,12 +222,19 @@ struct Tagged {
   friend bool operator==(const Tagged&, const Tagged&) = default;
 };
 
-// Groups `events` by child, keeping each child's events in stream order:
-// two grouped streams are equal iff every child's filtered sequences are.
-void GroupByChild(std::vector<Tagged>& events) {
-  std::stable_sort(
-      events.begin(), events.end(),
-      [](const Tagged& a, const Tagged& b) { return a.child < b.child; });
+// Groups `events` (of children below n) by child, keeping each child's
+// events in stream order: two grouped streams are equal iff every child's
+// filtered sequences are. A counting sort through `scratch`, which keeps
+// its memory between runs (std::stable_sort allocates a buffer per call).
+void GroupByChild(std::vector<Tagged>& events, std::size_t n,
+                  std::vector<Tagged>& scratch) {
+  thread_local std::vector<std::size_t> next;  // child -> its next slot
+  next.assign(n + 1, 0);
+  for (const Tagged& e : events) ++next[e.child + 1];
+  for (std::size_t i = 1; i <= n; ++i) next[i] += next[i - 1];
+  scratch.resize(events.size());
+  for (const Tagged& e : events) scratch[next[e.child]++] = e;
+  events.swap(scratch);
 }
 
 // Child i's events in a grouped stream.
@@ -241,11 +253,12 @@ bool SameEvents(std::span<const Tagged> a, std::span<const Tagged> b) {
 // `m` null: each child's events as it emitted them, without the model's.
 Violation NoLoss(const PollScript& s, const ModelRun* m, const ObservedRun& o) {
   const std::size_t n = s.children.size();
-  // Three flat streams instead of three vectors per child.
-  std::vector<Tagged> returned, emitted, predicted;
-  returned.reserve(o.calls.size());
-  emitted.reserve(o.calls.size());
-  predicted.reserve(o.calls.size());
+  // Three flat streams instead of three vectors per child, kept for their
+  // memory (NoLoss does not call itself).
+  thread_local std::vector<Tagged> returned, emitted, predicted, scratch;
+  returned.clear();
+  emitted.clear();
+  predicted.clear();
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];
     const std::span<const PollRecord> polls = o.PollsOf(t);
@@ -258,13 +271,13 @@ Violation NoLoss(const PollScript& s, const ModelRun* m, const ObservedRun& o) {
       returned.push_back({c.tag, c.event});
     }
     if (m != nullptr && t < m->calls.size() &&
-        m->calls[t].result == CallResult::kReady) {
+        m->calls[t].result == CallResult::kReady && m->calls[t].tag < n) {
       predicted.push_back({m->calls[t].tag, m->calls[t].event});
     }
   }
-  GroupByChild(returned);
-  GroupByChild(emitted);
-  GroupByChild(predicted);
+  GroupByChild(returned, n, scratch);
+  GroupByChild(emitted, n, scratch);
+  GroupByChild(predicted, n, scratch);
   if (m == nullptr) predicted = returned;
   if (returned == emitted && returned == predicted) return std::nullopt;
   for (std::size_t i = 0; i < n; ++i) {
@@ -313,7 +326,8 @@ Violation CursorExactness(const ModelRun& m, const ObservedRun& o) {
 Violation Termination(const PollScript& s, const ObservedRun& o) {
   const PollProperty p = PollProperty::kTermination;
   const std::size_t n = s.children.size();
-  std::vector<std::uint8_t> done(n, 0);
+  thread_local std::vector<std::uint8_t> done;
+  done.assign(n, 0);
   std::size_t done_count = 0;
   for (std::size_t t = 0; t < o.calls.size(); ++t) {
     const ObservedCall& c = o.calls[t];

@@ -20,7 +20,10 @@ void RunModel(const PollScript& script, PolicyKind policy, ModelRun& run) {
 
 void RunModel(const PollScript& script, const PolicyModel& policy,
               ModelRun& run) {
-  PollModel model(policy, script.children, script.draws);
+  // This thread's model, kept for its memory (RunModel does not call
+  // itself): no copy of the script's outcomes is allocated per run.
+  thread_local PollModel model(PolicyModelOf(PolicyKind::kPriority), {}, {});
+  model.Reset(policy, script.children, script.draws);
   const std::size_t n = model.size();
   run.children = n;
   run.calls.clear();

@@ -5,6 +5,7 @@
 // children it polls keep them.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,13 @@ void Recorder::Wake(std::size_t child, const Waker& waker, std::uint32_t id,
   Record(end);
 }
 
+CallerWaker& Recorder::CallerSlot(std::size_t t) {
+  while (caller_blocks.size() <= t / kCallersPerBlock) {
+    caller_blocks.push_back(std::make_unique<CallerBlock>());
+  }
+  return (*caller_blocks[t / kCallersPerBlock])[t % kCallersPerBlock];
+}
+
 void CallerWaker::Woken(void* self) {
   const auto* me = static_cast<CallerWaker*>(self);
   ObservedEvent e;
@@ -93,11 +101,12 @@ ObserverCore::ObserverCore(Recorder& recorder, std::string name,
 }
 
 Waker ObserverCore::BeginCall() {
-  const std::size_t t = callers_.size();
+  const std::size_t t = calls_++;
   // A new waker: NewWakerId numbers it next.
-  callers_.emplace_back(&recorder_,
-                        static_cast<std::uint32_t>(recorder_.wakers.size()));
-  const Waker waker = callers_.back().waker();
+  CallerWaker& caller = recorder_.CallerSlot(t);
+  caller = CallerWaker(&recorder_,
+                       static_cast<std::uint32_t>(recorder_.wakers.size()));
+  const Waker waker = caller.waker();
   ObservedEvent begin;
   begin.kind = ObservedEventKind::kCallBegin;
   begin.call = static_cast<std::uint32_t>(t);

@@ -25,7 +25,9 @@ Violation ServedWithin(PollProperty p, const PollScript& s, const ModelRun& m,
   const std::size_t calls = o.calls.size();
   const std::size_t checked = std::min(calls, m.live_before.size());
   // next_served[i]: the first call >= t that returned child i's event.
-  std::vector<std::size_t> next_served(n, calls);
+  // This thread's, kept for its memory (a check does not call itself).
+  thread_local std::vector<std::size_t> next_served;
+  next_served.assign(n, calls);
   bool found = false;
   std::size_t bad_call = 0, bad_child = 0, bad_bound = 0;
   for (std::size_t t = calls; t-- > 0;) {

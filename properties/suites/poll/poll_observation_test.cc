@@ -112,6 +112,40 @@ TEST(PollObservation, AnotherModelIsCaught) {
       << *v;
 }
 
+// The callers' wakers live in blocks of kCallersPerBlock that the recorder
+// keeps: past the first blocks, each call still has a waker of its own, and
+// a child that wakes itself wakes the call that polled it.
+TEST(PollObservation, EveryCallHasItsOwnWakerPastTheFirstBlocks) {
+  const ChildScript wakes_itself{
+      {Outcome{OutcomeKind::kPendingSelfWake, 0}}, true, {}};
+  Recorder recorder;
+  SelectAll<RoundRobin, ScriptedChild> all{RoundRobin()};
+  all.Add(ScriptedChild(0, &wakes_itself, &recorder));
+  Observer observer(all, recorder, "SelectAll<RoundRobin>", 1,
+                    [](const auto& e) {
+                      return TagAndEvent{e.index, e.event};
+                    });
+  constexpr std::size_t kCalls = 3 * kCallersPerBlock + 1;
+  for (std::size_t t = 0; t < kCalls; ++t) observer.Call();
+  const Observation& o = observer.observation();
+  EXPECT_FALSE(CheckObservationShape(o).has_value()) << DescribeObservation(o);
+  std::size_t calls = 0;
+  std::size_t woken = 0;
+  std::uint32_t caller = 0;
+  for (const ObservedEvent& e : o.events) {
+    if (e.kind == ObservedEventKind::kCallBegin) {
+      ++calls;
+      caller = e.waker;
+    } else if (e.kind == ObservedEventKind::kCallerWoken) {
+      ++woken;
+      EXPECT_EQ(e.waker, caller) << "in call " << calls - 1;
+    }
+  }
+  EXPECT_EQ(calls, kCalls);
+  // The self-wake during each call, and the probe after it.
+  EXPECT_EQ(woken, 2 * kCalls);
+}
+
 TEST(PollObservation, DecodeNamesTheReasonAndTheOffset) {
   Observation o;
   o.composite = "c";

@@ -7,11 +7,12 @@
 #ifndef FAIRWIRE_CHECKS_POLL_HARNESS_H_
 #define FAIRWIRE_CHECKS_POLL_HARNESS_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <iterator>
+#include <memory>
 #include <ranges>
 #include <span>
 #include <string>
@@ -33,6 +34,28 @@ struct ScriptedThrow : std::exception {
   const char* what() const noexcept override { return "scripted throw"; }
 };
 
+struct Recorder;
+
+// The waker of one call: records a kCallerWoken when woken.
+class CallerWaker {
+ public:
+  CallerWaker() = default;
+  CallerWaker(Recorder* recorder, std::uint32_t id)
+      : recorder_(recorder), id_(id) {}
+  Waker waker() { return Waker(&CallerWaker::Woken, this); }
+
+ private:
+  static void Woken(void* self);
+
+  Recorder* recorder_ = nullptr;
+  std::uint32_t id_ = 0;
+};
+
+// Callers' wakers in blocks that never move: a composite may hold a call's
+// waker for the rest of the run.
+inline constexpr std::size_t kCallersPerBlock = 64;
+using CallerBlock = std::array<CallerWaker, kCallersPerBlock>;
+
 // Shared by the children of one run: the observation being recorded, the
 // wakers seen so far (by id), each child's latest waker, and how many
 // protocol-list steps were taken. Its functions are in poll_recording.cc,
@@ -43,6 +66,9 @@ struct Recorder {
   std::vector<Waker> wakers;        // waker id -> waker, in order of sight
   std::vector<Waker> latest_waker;  // by child id
   std::vector<std::uint32_t> latest_waker_id;  // by child id
+  // Call t's waker is (*caller_blocks[t / kCallersPerBlock])[t % ...];
+  // the blocks outlive the run, for the next one.
+  std::vector<std::unique_ptr<CallerBlock>> caller_blocks;
   std::size_t protocol_steps = 0;
 
   // The id of `waker`, numbered on first sight.
@@ -62,6 +88,8 @@ struct Recorder {
   // a kWakeBegin and a kWakeEnd.
   void Wake(std::size_t child, const Waker& waker, std::uint32_t id,
             WakeCause cause);
+  // Call t's CallerWaker, in a block allocated on first use.
+  CallerWaker& CallerSlot(std::size_t t);
 };
 
 // A child's protocol list that counts each step of its iterator in the
@@ -234,21 +262,6 @@ void ObserveProtocols(const Range& range, Recorder& recorder,
 
 }  // namespace internal
 
-// The waker of one call: records a kCallerWoken when woken.
-class CallerWaker {
- public:
-  CallerWaker() = default;
-  CallerWaker(Recorder* recorder, std::uint32_t id)
-      : recorder_(recorder), id_(id) {}
-  Waker waker() { return Waker(&CallerWaker::Woken, this); }
-
- private:
-  static void Woken(void* self);
-
-  Recorder* recorder_ = nullptr;
-  std::uint32_t id_ = 0;
-};
-
 namespace internal {
 
 // What an Observer does that does not depend on the composite: a call's
@@ -278,7 +291,7 @@ class ObserverCore {
  private:
   Recorder& recorder_;
   std::vector<bool> done_;            // by child: polled Done
-  std::deque<CallerWaker> callers_;   // stable addresses
+  std::size_t calls_ = 0;             // calls begun
   std::size_t call_first_event_ = 0;  // the current call's first poll
 };
 
@@ -290,8 +303,7 @@ class ObserverCore {
 // child's latest waker), an external wake. Observe plays a whole script
 // with it; a model-based test interleaves calls, wakes and new outcomes.
 // `tag_of` maps a Ready event to TagAndEvent. The composite and recorder
-// must outlive it; it must not move once a call was made (the callers'
-// wakers point into it).
+// must outlive it (the callers' wakers point into the recorder).
 template <class Composite, class TagOf>
 class Observer {
  public:
@@ -369,6 +381,7 @@ struct SpareRunStorage {
   std::vector<Waker> wakers;
   std::vector<Waker> latest_waker;
   std::vector<std::uint32_t> latest_waker_id;
+  std::vector<std::unique_ptr<CallerBlock>> caller_blocks;
   // An ObservedRun handed back by its reader (RecycleObservedRun).
   ObservedRun run;
 };
@@ -398,6 +411,7 @@ ObservedRun Drive(const PollScript& script, Composite& composite,
   recorder.wakers = std::move(spare.wakers);
   recorder.latest_waker = std::move(spare.latest_waker);
   recorder.latest_waker_id = std::move(spare.latest_waker_id);
+  recorder.caller_blocks = std::move(spare.caller_blocks);
   Observation observation =
       Observe(script, composite, recorder, std::move(name), tag_of);
   ObservedRun out = std::move(spare.run);
@@ -407,6 +421,7 @@ ObservedRun Drive(const PollScript& script, Composite& composite,
   spare.wakers = std::move(recorder.wakers);
   spare.latest_waker = std::move(recorder.latest_waker);
   spare.latest_waker_id = std::move(recorder.latest_waker_id);
+  spare.caller_blocks = std::move(recorder.caller_blocks);
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "fairwire/models/poll_policy_model.h"
@@ -39,10 +40,15 @@ class PollModel {
   // Children from `children`, scheduled by `policy` (kNested schedules as
   // kPriority); RandomStart's k-th draw is draws[k % size] (0 if none).
   PollModel(PolicyKind policy, const std::vector<ChildScript>& children,
-            std::vector<std::uint8_t> draws);
+            std::span<const std::uint8_t> draws);
   // The same, scheduled by any policy's model (poll_policy_model.h).
   PollModel(PolicyModel policy, const std::vector<ChildScript>& children,
-            std::vector<std::uint8_t> draws);
+            std::span<const std::uint8_t> draws);
+  // Starts over as PollModel(policy, children, draws) would, in the memory
+  // this model already holds: a harness that keeps one model and runs it
+  // on script after script allocates nothing once it has grown.
+  void Reset(PolicyModel policy, const std::vector<ChildScript>& children,
+             std::span<const std::uint8_t> draws);
 
   // One call of the composite: the children polled and the result.
   ModelCall Call();
