@@ -25,8 +25,8 @@ poll::CompositeKind CompositeOf(ByteSpan input) {
 std::optional<std::string> Check(ByteSpan input) {
   try {
     // Kept for its memory (Check does not call itself).
-    thread_local poll::PollScript script;
-    poll::DecodePollScript(input, script);
+    thread_local poll::PollScriptDecoder decoder;
+    const poll::PollScript& script = decoder.Decode(input);
     return poll::CheckRun(script, script.policy, CompositeOf(input));
   } catch (...) {
     // A scripted child's throw is caught by the harness; anything else

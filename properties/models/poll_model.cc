@@ -22,7 +22,19 @@ void PollModel::Reset(PolicyModel policy,
                       std::span<const std::uint8_t> draws) {
   policy_ = std::move(policy);
   state_ = PolicyState();
-  children_.resize(children.size());
+  // Children come from and go to spare_ with their queues' memory.
+  while (children_.size() > children.size()) {
+    spare_.push_back(std::move(children_.back()));
+    children_.pop_back();
+  }
+  while (children_.size() < children.size()) {
+    if (spare_.empty()) {
+      children_.emplace_back();
+    } else {
+      children_.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    }
+  }
   for (std::size_t i = 0; i < children.size(); ++i) {
     Child& c = children_[i];
     c.queue.assign(children[i].outcomes.begin(), children[i].outcomes.end());

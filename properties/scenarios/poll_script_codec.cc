@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace fairwire::poll {
 namespace {
@@ -114,21 +115,28 @@ bool IsValid(const PollScript& s) {
   return true;
 }
 
-PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
-  PollScript s;
-  DecodePollScript(bytes, s);
-  return s;
-}
+namespace {
 
-void DecodePollScript(std::span<const std::uint8_t> bytes, PollScript& s) {
+// Decodes `bytes` into `s` in the memory it holds: a child it needs beyond
+// those of `s` comes from `spare`, and one it does not need goes there, with
+// its memory. (Freeing memory in one input and allocating it in the next
+// would make libFuzzer run the second again, as a possible leak.)
+void DecodeInto(std::span<const std::uint8_t> bytes, PollScript& s,
+                std::vector<ChildScript>& spare) {
   Reader in(bytes);
   s.policy = static_cast<PolicyKind>(in.Next() % kPolicyCount);
   s.calls = static_cast<std::uint8_t>(1 + in.Next() % kMaxCalls);
   const std::size_t wanted = 1 + in.Next() % kMaxScriptChildren;
-  // Into the children `s` already holds, in their memory.
   std::size_t n = 0;
   while (n < wanted && (n == 0 || !in.AtEnd())) {
-    if (n == s.children.size()) s.children.emplace_back();
+    if (n == s.children.size()) {
+      if (spare.empty()) {
+        s.children.emplace_back();
+      } else {
+        s.children.push_back(std::move(spare.back()));
+        spare.pop_back();
+      }
+    }
     ChildScript& child = s.children[n++];
     const std::uint8_t header = in.Next();
     child.outcomes.resize(header & 0x0F);
@@ -144,7 +152,10 @@ void DecodePollScript(std::span<const std::uint8_t> bytes, PollScript& s) {
       p = static_cast<std::uint8_t>(in.Next() % kProtocolNameCount);
     }
   }
-  s.children.resize(n);
+  while (s.children.size() > n) {
+    spare.push_back(std::move(s.children.back()));
+    s.children.pop_back();
+  }
   s.wakes.resize(in.Next() % (kMaxWakes + 1));
   for (ExternalWake& w : s.wakes) {
     w.after_call = static_cast<std::uint8_t>(in.Next() % s.calls);
@@ -152,6 +163,21 @@ void DecodePollScript(std::span<const std::uint8_t> bytes, PollScript& s) {
   }
   s.draws.resize(in.Next() % (kMaxDraws + 1));
   for (std::uint8_t& d : s.draws) d = in.Next();
+}
+
+}  // namespace
+
+PollScript DecodePollScript(std::span<const std::uint8_t> bytes) {
+  PollScript s;
+  std::vector<ChildScript> spare;
+  DecodeInto(bytes, s, spare);
+  return s;
+}
+
+const PollScript& PollScriptDecoder::Decode(
+    std::span<const std::uint8_t> bytes) {
+  DecodeInto(bytes, script_, spare_);
+  return script_;
 }
 
 std::vector<std::uint8_t> EncodePollScript(const PollScript& s) {

@@ -46,7 +46,9 @@ class PollModel {
             std::span<const std::uint8_t> draws);
   // Starts over as PollModel(policy, children, draws) would, in the memory
   // this model already holds: a harness that keeps one model and runs it
-  // on script after script allocates nothing once it has grown.
+  // on script after script allocates nothing once it has grown, and frees
+  // nothing (libFuzzer runs an input again when it allocated more than it
+  // freed, as a possible leak).
   void Reset(PolicyModel policy, const std::vector<ChildScript>& children,
              std::span<const std::uint8_t> draws);
 
@@ -90,6 +92,7 @@ class PollModel {
   PolicyModel policy_;
   PolicyState state_;
   std::vector<Child> children_;
+  std::vector<Child> spare_;  // children a Reset dropped, with their memory
   std::vector<std::uint8_t> draws_;
   std::size_t draws_taken_ = 0;
 };

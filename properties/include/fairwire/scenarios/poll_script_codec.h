@@ -29,10 +29,18 @@ bool IsValid(const PollScript& script);
 // trailing bytes are ignored), except that a child after the first is only
 // read while bytes remain: the child count byte asks for at most that many.
 PollScript DecodePollScript(std::span<const std::uint8_t> bytes);
-// The same script, decoded into `into` (every field is set) in the memory
-// it already holds: a fuzz target that keeps one script allocates nothing
-// once it has grown.
-void DecodePollScript(std::span<const std::uint8_t> bytes, PollScript& into);
+// DecodePollScript for script after script in the same memory: a fuzz
+// target that keeps one decoder allocates nothing once its script has grown
+// to the largest it has seen, and frees nothing either.
+class PollScriptDecoder {
+ public:
+  // DecodePollScript(bytes), valid until the next Decode.
+  const PollScript& Decode(std::span<const std::uint8_t> bytes);
+
+ private:
+  PollScript script_;
+  std::vector<ChildScript> spare_;  // children dropped, with their memory
+};
 
 // The canonical bytes of a valid script: DecodePollScript(Encode(s)) == s.
 std::vector<std::uint8_t> EncodePollScript(const PollScript& script);
