@@ -77,9 +77,12 @@ std::optional<std::string> Check(ByteSpan input) {
   return CheckEncodings(c, c.as_given, !c.as_given);
 }
 
+// The fuzzing check first, so that a finding reproduces with its own text,
+// then the encoding it did not check.
 std::optional<std::string> CheckAll(ByteSpan input) {
   if (auto violation = Check(input)) return violation;
-  return CheckEncodings(CaseOf(input), true, true);
+  const WireCase c = CaseOf(input);
+  return CheckEncodings(c, !c.as_given, c.as_given);
 }
 
 std::string Describe(ByteSpan input) {
