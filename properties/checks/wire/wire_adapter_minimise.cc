@@ -211,7 +211,8 @@ class Minimiser {
   }
 
   MinimalDivergence Result() && {
-    return MinimalDivergence{std::move(best_), std::move(comparison_), trials_};
+    return MinimalDivergence{std::move(best_), std::move(comparison_), trials_,
+                             candidates_};
   }
 
  private:
@@ -219,6 +220,7 @@ class Minimiser {
 
   // True, with best_ updated, when `candidate` still diverges alike.
   bool Try(const Bytes& candidate) {
+    ++candidates_;
     if (trials_ >= max_trials_ || candidate.size() > best_.size() ||
         candidate == best_) {
       return false;
@@ -275,12 +277,16 @@ class Minimiser {
                             Edit::kEmpty, Edit::kShortest, Edit::kDropByte}) {
       for (const Path& p : paths) {
         const Node& n = At(tree, p);
+        const int parent_type = p.size() == 1 ? 0 : At(tree, Parent(p)).type;
         const std::size_t bytes =
             edit == Edit::kDropByte && !n.message && n.wire_type == 2
                 ? n.body.size()
                 : 1;
         for (std::size_t i = bytes; i-- > 0;) {
           if (Out()) return false;
+          // Writing a candidate takes time linear in the input, and most
+          // edits do not apply to most records: those are not written.
+          if (!Changes(n, parent_type, edit, i)) break;
           Bytes candidate;
           if (!WriteWith(tree, tail, p, 0, 0, edit, i, candidate)) break;
           if (Try(candidate)) return true;
@@ -311,6 +317,75 @@ class Minimiser {
     std::string varint;
     records::PutVarint(n, varint);
     out.insert(out.end(), varint.begin(), varint.end());
+  }
+
+  // The path of the record that holds the one at `p`.
+  static Path Parent(Path p) {
+    p.pop_back();
+    return p;
+  }
+
+  // Whether `edit` applies to `n` (in a message of `parent_type`) and
+  // changes its bytes (`byte`: which one, for kDropByte).
+  static bool Changes(const Node& n, int parent_type, Edit edit,
+                      std::size_t byte) {
+    switch (edit) {
+      case Edit::kRemove:
+        return true;
+      case Edit::kHoist:
+        return std::any_of(
+            n.children.begin(), n.children.end(), [&](const Node& c) {
+              return c.number == n.number && c.wire_type == n.wire_type;
+            });
+      case Edit::kSplice:
+        // A group is of no known type: its records may go to any parent.
+        return ((n.message && n.type == parent_type) || n.group) &&
+               n.tail.empty();
+      case Edit::kEmpty:
+        return n.message || n.group
+                   ? !n.children.empty() || !n.tail.empty()
+                   : (n.wire_type == 2 || n.wire_type == 3) && !n.body.empty();
+      case Edit::kShortest:
+        return Shortens(n);
+      case Edit::kDropByte:
+        return !n.message && n.wire_type == 2 && byte < n.body.size();
+    }
+    return false;
+  }
+
+  // Whether writing `n`'s tag, length and varint value in their shortest
+  // forms (kShortest) changes them; true when unsure.
+  static bool Shortens(const Node& n) {
+    std::string shortest;
+    if (!n.loose) {  // a loose tag is kept as written
+      records::PutTag(n.number, n.wire_type, shortest);
+      if (!Same(shortest, n.tag)) return true;
+    }
+    if (n.group) {
+      shortest.clear();
+      records::PutTag(n.number, 4, shortest);
+      return !Same(shortest, n.end_tag);
+    }
+    const Bytes* varint = n.wire_type == 2   ? &n.length
+                          : n.wire_type == 0 ? &n.body
+                                             : nullptr;
+    if (varint == nullptr || varint->empty()) return false;
+    std::size_t pos = 0;
+    std::uint64_t value = 0;
+    if (!records::ReadVarint(*varint, pos, value)) {
+      return n.wire_type == 2;  // an unreadable varint value stays as it is
+    }
+    shortest.clear();
+    records::PutVarint(value, shortest);
+    return shortest.size() != pos;
+  }
+
+  static bool Same(const std::string& a, const Bytes& b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(),
+                      [](char x, std::uint8_t y) {
+                        return static_cast<std::uint8_t>(x) == y;
+                      });
   }
 
   // Writes `nodes` (a message of type `type`, at depth k of `p`) and `tail`,
@@ -347,6 +422,7 @@ class Minimiser {
   // Writes `n` edited; false when the edit does not apply to it.
   static bool Edited(const Node& n, int parent_type, Edit edit,
                      std::size_t byte, Bytes& out) {
+    if (!Changes(n, parent_type, edit, byte)) return false;
     switch (edit) {
       case Edit::kRemove:
         return true;
@@ -354,24 +430,14 @@ class Minimiser {
         for (const Node& c : n.children) {
           if (c.number == n.number && c.wire_type == n.wire_type) {
             Write(c, out);
-            return true;
+            break;
           }
         }
-        return false;
+        return true;
       case Edit::kSplice:
-        // A group is of no known type: its records may go to any parent.
-        if (!((n.message && n.type == parent_type) || n.group) ||
-            !n.tail.empty()) {
-          return false;
-        }
         for (const Node& c : n.children) Write(c, out);
         return true;
-      case Edit::kEmpty: {
-        const bool has =
-            n.message || n.group
-                ? !n.children.empty() || !n.tail.empty()
-                : (n.wire_type == 2 || n.wire_type == 3) && !n.body.empty();
-        if (!has) return false;
+      case Edit::kEmpty:
         out.insert(out.end(), n.tag.begin(), n.tag.end());
         if (n.wire_type == 2) {
           out.push_back(0);
@@ -381,7 +447,6 @@ class Minimiser {
           out.insert(out.end(), end.begin(), end.end());
         }
         return true;
-      }
       case Edit::kShortest: {
         if (n.loose) {  // no shorter tag means the same
           out.insert(out.end(), n.tag.begin(), n.tag.end());
@@ -417,9 +482,6 @@ class Minimiser {
         return true;
       }
       case Edit::kDropByte: {
-        if (n.message || n.wire_type != 2 || byte >= n.body.size()) {
-          return false;
-        }
         out.insert(out.end(), n.tag.begin(), n.tag.end());
         PutLength(n.body.size() - 1, out);
         out.insert(out.end(), n.body.begin(),
@@ -462,6 +524,7 @@ class Minimiser {
   Parting parting_;
   std::size_t max_trials_;
   std::size_t trials_ = 0;
+  std::size_t candidates_ = 0;
   Bytes best_;
   Comparison comparison_;
 };

@@ -425,6 +425,34 @@ TEST(WireKit, MinimisationReachesTheRecordsPastAForbiddenTag) {
             "accepts-rejected/tag-non-minimal+field-number-0");
 }
 
+TEST(WireKit, MinimisationWritesOnlyCandidatesThatChangeTheInput) {
+  // Rejects an input over 600 bytes, as a decoder with a fixed buffer
+  // does: the divergence needs most of the records, so the tree passes
+  // try every edit on every record, round after round. An edit that
+  // cannot change a record (its tag, length and value are already in
+  // their shortest forms) is not written: each candidate costs time
+  // linear in the input, and a pass of such edits made the kit's corpus
+  // replays quadratic.
+  auto over_600 = [](ByteSpan input, Decoded& d) {
+    if (input.size() > 600) d = Decoded{false, "", "too long"};
+  };
+  PlantedAdapter a(over_600);
+  // Field 500 (unknown) holding "abcde", 100 times: 800 bytes.
+  std::vector<std::uint8_t> bytes;
+  for (int i = 0; i < 100; ++i) {
+    bytes.insert(bytes.end(), {0xa2, 0x1f, 0x05, 'a', 'b', 'c', 'd', 'e'});
+  }
+  const Comparison c = CompareBytes(a, bytes);
+  ASSERT_EQ(c.result, Result::kDiverge);
+  const MinimalDivergence m = MinimiseDivergence(a, AllKinds(), bytes, c);
+  EXPECT_EQ(m.input.size(), 601u);
+  EXPECT_EQ(m.comparison.result, Result::kDiverge);
+  EXPECT_GT(m.trials, 200u);
+  // Every candidate is compared, bar the few a pass may meet as it ends.
+  EXPECT_LE(m.candidates, m.trials + 2)
+      << m.candidates - m.trials << " candidates were written in vain";
+}
+
 TEST(WireKit, MinimisationReachesARecordInsideAGroup) {
   // Reads a tag of up to 10 bytes, as upb and nanopb do: accepts what
   // libprotobuf accepts once the 6-byte tag a2 80 80 80 80 00 (field 4,

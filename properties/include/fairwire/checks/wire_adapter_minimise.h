@@ -23,6 +23,9 @@ struct MinimalDivergence {
   Bytes input;             // the payload
   Comparison comparison;   // of `input`: kDiverge, the same parting
   std::size_t trials = 0;  // comparisons it took
+  // Candidate inputs written, each in time linear in the input: the
+  // trials, and those not compared (equal to the input so far, or longer).
+  std::size_t candidates = 0;
 };
 
 // Shrinks `input`, on which `diverged` (its comparison: kDiverge) was found,
