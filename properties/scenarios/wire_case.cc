@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fairwire/models/wire_kept_messages.h"
 #include "fairwire/scenarios/wire_records.h"
 
 namespace fairwire::wire::scenario {
@@ -16,7 +17,7 @@ void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
                 WireCase& c) {
   const std::size_t count = AllVariants().size();
   const std::size_t encoding = input.empty() ? 0 : (input[0] >> 1) & 0x1Fu;
-  c.root = input.empty() ? 0 : (input[0] & 1);
+  c.root = RootOf(input);
   c.variant = encoding % count;
   c.as_given = encoding >= 2 * count;
   const model::Schema& schema = *schemas[c.root];
@@ -37,9 +38,10 @@ void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
   }
   c.payload.clear();
   // One record's decode, its storage reused from record to record (and,
-  // cleared at the end, from call to call: nothing it allocates outlives
-  // the call, so libFuzzer sees no seeming leak).
-  thread_local model::Message one;
+  // cleared at the end, from call to call and kept per root: nothing it
+  // allocates outlives the call, so libFuzzer sees no seeming leak).
+  thread_local model::KeptMessages kept;
+  model::Message& one = kept.Cleared(schema, 0);
   for (const records::RawRecord& r : recs) {
     const ByteSpan rec = payload.subspan(r.begin, r.end - r.begin);
     if (model::Decode(schema, 0, rec, one).ok) {
@@ -52,6 +54,8 @@ void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
     model::Clear(schema, 0, c.message);
   }
 }
+
+int RootOf(ByteSpan input) { return input.empty() ? 0 : (input[0] & 1); }
 
 std::uint8_t ByteZeroOf(const WireCase& c) {
   const std::size_t count = AllVariants().size();

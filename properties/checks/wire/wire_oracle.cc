@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fairwire/checks/wire_typed_subjects.h"
+#include "fairwire/models/wire_kept_messages.h"
 #include "fairwire/models/wire_model.h"
 #include "fairwire/protobuf/schema_from_descriptor.h"
 #include "fairwire/scenarios/wire_records.h"
@@ -98,10 +99,11 @@ Verdict DecodeWithLibprotobuf(const pb::Message& prototype, ByteSpan input) {
 }
 
 Verdict DecodeWithModel(const model::Schema& schema, ByteSpan input) {
-  // Kept per thread, its vectors' memory reused (model::Clear), and cleared
-  // before returning: what a call allocates beyond that memory it frees, so
-  // libFuzzer does not re-run inputs for seeming leaks.
-  thread_local model::Message m;
+  // Kept per thread and schema, its vectors' memory reused (model::Clear),
+  // and cleared before returning: what a call allocates beyond that memory
+  // it frees, so libFuzzer does not re-run inputs for seeming leaks.
+  thread_local model::KeptMessages kept;
+  model::Message& m = kept.Cleared(schema, 0);
   const model::Status st = model::Decode(schema, 0, input, m);
   Verdict out;
   out.ok = st.ok;
@@ -231,7 +233,8 @@ std::optional<std::string> Compare(std::string_view a_name, const Verdict& a,
 
 std::string TruncateEnumUnknowns(const model::Schema& schema,
                                  const std::string& canonical) {
-  thread_local model::Message m;  // as in DecodeWithModel
+  thread_local model::KeptMessages kept;  // as in DecodeWithModel
+  model::Message& m = kept.Cleared(schema, 0);
   const auto* data = reinterpret_cast<const std::uint8_t*>(canonical.data());
   const bool decoded =
       model::Decode(schema, 0, ByteSpan(data, canonical.size()), m).ok;

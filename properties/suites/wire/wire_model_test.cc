@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "fairwire/models/wire_kept_messages.h"
+
 namespace fairwire::wire::model {
 namespace {
 
@@ -113,6 +115,52 @@ TEST(WireModel, ValidUtf8FollowsUnicodeTable3_7) {
   EXPECT_FALSE(valid({0xf4, 0x90, 0x80, 0x80}));  // above U+10FFFF
   EXPECT_FALSE(valid({0xe2, 0x82}));              // truncated
   EXPECT_FALSE(valid({0xc3, 0x28}));              // bad continuation
+}
+
+// A schema of one message type without fields: a message cleared to it
+// keeps no field's memory.
+Schema NoFieldsSchema() {
+  Schema s;
+  MessageType m;
+  m.name = "Empty";
+  s.messages.push_back(m);
+  return s;
+}
+
+TEST(WireKeptMessages, EachSchemaKeepsItsMessageAndItsMemory) {
+  const Schema schema = TestSchema();
+  const Schema other = NoFieldsSchema();
+  KeptMessages kept;
+  Message& first = kept.Cleared(schema, 0);
+  // r = [1, 1, ..., 1] (100 values, packed).
+  std::vector<std::uint8_t> packed = {0x0a, 100};
+  packed.insert(packed.end(), 100, 0x01);
+  ASSERT_TRUE(Decode(schema, 0, packed, first).ok);
+  ASSERT_EQ(first.fields[0].scalars.size(), 100u);
+
+  // Another schema in between, as a fuzz target's other root.
+  Message& between = kept.Cleared(other, 0);
+  EXPECT_NE(&between, &first);
+  EXPECT_TRUE(between.fields.empty());
+
+  Message& again = kept.Cleared(schema, 0);
+  EXPECT_EQ(&again, &first);
+  EXPECT_EQ(again, EmptyMessage(schema, 0));            // cleared
+  EXPECT_GE(again.fields[0].scalars.capacity(), 100u);  // its memory kept
+}
+
+TEST(WireKeptMessages, APairPastTheLastSlotsStartsCleared) {
+  std::vector<Schema> schemas(KeptMessages::kSlots + 1, TestSchema());
+  KeptMessages kept;
+  for (const Schema& s : schemas) {
+    Message& m = kept.Cleared(s, 0);
+    m.fields[1].scalars.push_back(7);  // left dirty
+  }
+  // The first pair's slot went to the last one: handed out again, the
+  // message is of the type asked for and empty.
+  for (const Schema& s : schemas) {
+    EXPECT_EQ(kept.Cleared(s, 0), EmptyMessage(s, 0));
+  }
 }
 
 }  // namespace

@@ -53,9 +53,12 @@ inline constexpr std::size_t kMaxCasePayload = 8192;
 // the message is the model's decode of them.
 WireCase DecodeCase(const model::Schema* const schemas[2], ByteSpan input);
 // The same into `out`, keeping the memory its message and payload hold (a
-// fuzz target decodes every input into one case; model::Clear).
+// fuzz target decodes every input into one case per root; model::Clear).
 void DecodeCase(const model::Schema* const schemas[2], ByteSpan input,
                 WireCase& out);
+
+// The root of `input`'s case (bit 0 of byte 0).
+int RootOf(ByteSpan input);
 
 // Byte 0 of an input of `c` (root, variant and as_given; bits 6-7 clear). A
 // case as_given keeps its variant when that is below 32 minus twice the
