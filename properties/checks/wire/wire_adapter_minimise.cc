@@ -288,7 +288,7 @@ class Minimiser {
           // edits do not apply to most records: those are not written.
           if (!Changes(n, parent_type, edit, i)) break;
           Bytes candidate;
-          if (!WriteWith(tree, tail, p, 0, 0, edit, i, candidate)) break;
+          WriteWith(tree, tail, p, 0, edit, i, candidate);
           if (Try(candidate)) return true;
         }
       }
@@ -388,12 +388,11 @@ class Minimiser {
                       });
   }
 
-  // Writes `nodes` (a message of type `type`, at depth k of `p`) and `tail`,
-  // with `edit` applied to the record at `p` (`byte`: which one, for
-  // kDropByte) and every length on the way recomputed. False when the edit
-  // does not apply there.
-  static bool WriteWith(const std::vector<Node>& nodes, const Bytes& tail,
-                        const Path& p, std::size_t k, int type, Edit edit,
+  // Writes `nodes` (a message, at depth k of `p`) and `tail`, with `edit`
+  // applied to the record at `p` (`byte`: which one, for kDropByte) and
+  // every length on the way recomputed. The edit applies there (Changes).
+  static void WriteWith(const std::vector<Node>& nodes, const Bytes& tail,
+                        const Path& p, std::size_t k, Edit edit,
                         std::size_t byte, Bytes& out) {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const Node& n = nodes[i];
@@ -403,29 +402,23 @@ class Minimiser {
       }
       if (k + 1 < p.size()) {  // an ancestor: its content changes
         Bytes content;
-        if (!WriteWith(n.children, n.tail, p, k + 1, n.type, edit, byte,
-                       content)) {
-          return false;
-        }
+        WriteWith(n.children, n.tail, p, k + 1, edit, byte, content);
         out.insert(out.end(), n.tag.begin(), n.tag.end());
         if (!n.group) PutLength(content.size(), out);
         out.insert(out.end(), content.begin(), content.end());
         if (n.group) out.insert(out.end(), n.end_tag.begin(), n.end_tag.end());
         continue;
       }
-      if (!Edited(n, type, edit, byte, out)) return false;
+      Edited(n, edit, byte, out);
     }
     out.insert(out.end(), tail.begin(), tail.end());
-    return true;
   }
 
-  // Writes `n` edited; false when the edit does not apply to it.
-  static bool Edited(const Node& n, int parent_type, Edit edit,
-                     std::size_t byte, Bytes& out) {
-    if (!Changes(n, parent_type, edit, byte)) return false;
+  // Writes `n` edited. The edit applies to it (Changes).
+  static void Edited(const Node& n, Edit edit, std::size_t byte, Bytes& out) {
     switch (edit) {
       case Edit::kRemove:
-        return true;
+        return;
       case Edit::kHoist:
         for (const Node& c : n.children) {
           if (c.number == n.number && c.wire_type == n.wire_type) {
@@ -433,10 +426,10 @@ class Minimiser {
             break;
           }
         }
-        return true;
+        return;
       case Edit::kSplice:
         for (const Node& c : n.children) Write(c, out);
-        return true;
+        return;
       case Edit::kEmpty:
         out.insert(out.end(), n.tag.begin(), n.tag.end());
         if (n.wire_type == 2) {
@@ -446,7 +439,7 @@ class Minimiser {
           records::PutTag(n.number, 4, end);
           out.insert(out.end(), end.begin(), end.end());
         }
-        return true;
+        return;
       case Edit::kShortest: {
         if (n.loose) {  // no shorter tag means the same
           out.insert(out.end(), n.tag.begin(), n.tag.end());
@@ -460,7 +453,7 @@ class Minimiser {
           std::string end;
           records::PutTag(n.number, 4, end);
           out.insert(out.end(), end.begin(), end.end());
-          return true;
+          return;
         }
         Bytes content;
         if (n.message) {
@@ -479,7 +472,7 @@ class Minimiser {
         }
         if (n.wire_type == 2) PutLength(content.size(), out);
         out.insert(out.end(), content.begin(), content.end());
-        return true;
+        return;
       }
       case Edit::kDropByte: {
         out.insert(out.end(), n.tag.begin(), n.tag.end());
@@ -488,10 +481,9 @@ class Minimiser {
                    n.body.begin() + static_cast<long>(byte));
         out.insert(out.end(), n.body.begin() + static_cast<long>(byte) + 1,
                    n.body.end());
-        return true;
+        return;
       }
     }
-    return false;
   }
 
   // Removes chunks of bytes, halves first, then quarters, down to single
